@@ -1,0 +1,33 @@
+/**
+ * Platform: health, the OpenAPI document, and the `$default` route's answer for paths and
+ * methods the table does not serve (problem-document 404 and 405).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApiEvent, ApiResult } from '../../shared/http/api-gateway.ts';
+import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { ProblemError } from '../../shared/http/problem.ts';
+import { problemResult } from '../../shared/http/responses.ts';
+import { openApiDocument } from '../../shared/openapi/openapi-document.ts';
+import { matchRouteOrThrow } from '../../shared/routes/route-matcher.ts';
+import { routesOf } from '../../shared/routes/route-table.ts';
+
+export const handler = createGroupHandler(routesOf('platform'), {
+  'platform.health': async () => ({ body: { status: 'ok' as const } }),
+  'platform.openapi': async () => ({ body: openApiDocument(), headers: { 'cache-control': 'public, max-age=300' } }),
+});
+
+/** API Gateway's `$default` route: only requests no route matched arrive here. */
+export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
+  const requestId = randomUUID();
+  const correlationId = event.headers?.['correlation-id'] ?? requestId;
+  let problem: ProblemError;
+  try {
+    matchRouteOrThrow(event.requestContext.http.method, event.rawPath);
+    problem = new ProblemError('not-found', { detail: 'No route serves this request.' });
+  } catch (error) {
+    problem = error instanceof ProblemError ? error : new ProblemError('internal-error');
+  }
+  const result = problemResult(problem, event.rawPath);
+  Object.assign(result.headers, { 'request-id': requestId, 'correlation-id': correlationId });
+  return result;
+}

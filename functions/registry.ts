@@ -1,0 +1,14 @@
+/**
+ * Every operation group's handler module, by group. Typed over the route table's groups, so a
+ * group without a handler does not compile. The local server and the Fargate container load
+ * handlers through this; CDK points one Lambda at each `functions/<group>/handler.ts`.
+ */
+import type { ApiHandler } from '../shared/http/api-gateway.ts';
+import type { OperationGroup } from '../shared/routes/route-table.ts';
+
+export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiHandler }>> = {
+  platform: () => import('./platform/handler.ts'),
+  areas: () => import('./areas/handler.ts'),
+  tags: () => import('./tags/handler.ts'),
+  'audit-logs': () => import('./audit-logs/handler.ts'),
+};

@@ -1,0 +1,18 @@
+/** Tags: parse, call the domain, respond. */
+import * as tags from '../../shared/domain/tags/tag.service.ts';
+import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { routesOf } from '../../shared/routes/route-table.ts';
+
+export const handler = createGroupHandler(routesOf('tags'), {
+  'tags.list': async ({ ctx, query }) => ({ body: await tags.listTags(ctx, query) }),
+  'tags.create': async ({ ctx, body }) => {
+    const tag = await tags.createTag(ctx, body);
+    return { body: tag, location: `/api/v2/tags/${tag.id}` };
+  },
+  'tags.get': async ({ ctx, params }) => ({ body: await tags.getTag(ctx, params.tag_id) }),
+  'tags.update': async ({ ctx, params, body }) => ({ body: await tags.updateTag(ctx, params.tag_id, body) }),
+  'tags.delete': async ({ ctx, params }) => {
+    await tags.deleteTag(ctx, params.tag_id);
+    return {};
+  },
+});

@@ -1,0 +1,104 @@
+/**
+ * Access-token verification (aws-jwt-verify): RS256 signature against the realm's JWKS, issuer,
+ * audience and expiry. Issuers are `${authUrl}/realms/<realm>`; one verifier per realm is
+ * built on first use and keeps its JWKS cached for the container's life (unknown key ids
+ * trigger one refetch, rate-limited by the library's penalty box).
+ * API Gateway's JWT authorizer cannot answer with problem documents, so this runs in-function.
+ */
+import { JwtVerifier } from 'aws-jwt-verify';
+import { JwtExpiredError, JwtBaseError, FetchError, JwksNotAvailableInCacheError } from 'aws-jwt-verify/error';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
+import { config } from '../config.ts';
+import { ProblemError } from '../http/problem.ts';
+
+export interface VerifiedToken {
+  realm: string;
+  subject: string;
+  workspaceId: string;
+  clientId?: string;
+}
+
+export type TokenFailure = 'token_missing' | 'token_expired' | 'token_invalid';
+
+// A fetch-based fetcher, because the library's own refuses http:// (the local stack's JWKS).
+const jwksCache = new SimpleJwksCache({
+  fetcher: {
+    async fetch(uri: string) {
+      const response = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+      if (!response.ok) throw new FetchError(uri, `JWKS endpoint answered ${response.status}`);
+      return response.arrayBuffer();
+    },
+  },
+});
+
+const verifiers = new Map<string, { verify(token: string): Promise<Record<string, unknown>> }>();
+
+function verifierFor(issuer: string) {
+  let verifier = verifiers.get(issuer);
+  if (!verifier) {
+    const created = JwtVerifier.create(
+      { issuer, audience: config().apiAudience, jwksUri: `${issuer}/protocol/openid-connect/certs` },
+      { jwksCache },
+    );
+    verifier = { verify: (token) => created.verify(token) as Promise<Record<string, unknown>> };
+    verifiers.set(issuer, verifier);
+  }
+  return verifier;
+}
+
+export function authenticationProblem(reason: TokenFailure, description?: string): ProblemError {
+  const challenge =
+    reason === 'token_missing'
+      ? 'Bearer'
+      : `Bearer error="invalid_token", error_description="${(description ?? reason).replace(/"/g, "'")}"`;
+  return new ProblemError('authentication-required', {
+    detail: description ?? 'A valid bearer token is required.',
+    data: { reason },
+    headers: { 'www-authenticate': challenge },
+  });
+}
+
+/** The bearer token of an Authorization header, or the 401 that its absence or shape deserves. */
+export function bearerTokenOrThrow(authorization: string | undefined): string {
+  if (!authorization || authorization.trim() === '') throw authenticationProblem('token_missing', 'No bearer token was sent.');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) throw authenticationProblem('token_invalid', 'The Authorization header is not a Bearer token.');
+  return match[1];
+}
+
+export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedToken> {
+  let issuer: string;
+  try {
+    const { payload } = decomposeUnverifiedJwt(token);
+    issuer = String(payload.iss ?? '');
+  } catch {
+    throw authenticationProblem('token_invalid', 'The token is not a well-formed JWT.');
+  }
+  const prefix = `${config().authUrl}/realms/`;
+  const realm = issuer.startsWith(prefix) ? issuer.slice(prefix.length) : '';
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(realm)) throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
+
+  let claims: Record<string, unknown>;
+  try {
+    claims = await verifierFor(issuer).verify(token);
+  } catch (error) {
+    if (error instanceof JwtExpiredError) throw authenticationProblem('token_expired', 'The token has expired.');
+    if (error instanceof FetchError || error instanceof JwksNotAvailableInCacheError) {
+      throw new ProblemError('service-unavailable', { detail: 'The identity provider keys could not be loaded.' });
+    }
+    if (error instanceof JwtBaseError) throw authenticationProblem('token_invalid', 'The token could not be verified.');
+    throw error;
+  }
+  const subject = claims.sub;
+  const workspaceId = claims.tenant_id;
+  if (typeof subject !== 'string' || typeof workspaceId !== 'string') {
+    throw authenticationProblem('token_invalid', 'The token does not name a workspace principal.');
+  }
+  return {
+    realm,
+    subject,
+    workspaceId,
+    ...(typeof claims.client_id === 'string' ? { clientId: claims.client_id } : {}),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Runtime configuration, read from the environment once per container.
+ *
+ * The same variables are set by the CDK stacks on AWS and by `npm start` locally, so handler
+ * code never asks where it runs. Values are read lazily: the local stack sets the environment
+ * before the first request, after modules were imported.
+ */
+export interface RuntimeConfig {
+  /** Name of the single DynamoDB table. */
+  tableName: string;
+  /** Public origin of the REST API, without trailing slash (used for absolute Location headers). */
+  baseUrl: string;
+  /** Origin of the identity provider; token issuers are `${authUrl}/realms/${realm}`. */
+  authUrl: string;
+  /** Base of the problem type URIs, ending with a slash. */
+  problemsBaseUrl: string;
+  /** The `aud` every API access token must carry. */
+  apiAudience: string;
+  /** Endpoint overrides for the local emulators; undefined on AWS. */
+  endpoints: { dynamodb?: string; sqs?: string; s3?: string };
+  region: string;
+  /** Seconds that per-container caches (workspace state, principal roles) may serve stale data. */
+  authCacheSeconds: number;
+}
+
+let cached: RuntimeConfig | undefined;
+
+export function config(): RuntimeConfig {
+  if (cached) return cached;
+  const env = process.env;
+  const baseUrl = stripSlash(env.FSM_BASE_URL ?? 'http://127.0.0.1:3000');
+  cached = {
+    tableName: env.FSM_TABLE_NAME ?? 'fsm',
+    baseUrl,
+    authUrl: stripSlash(env.FSM_AUTH_URL ?? baseUrl),
+    problemsBaseUrl: withSlash(env.FSM_PROBLEMS_BASE_URL ?? `${baseUrl}/problems/`),
+    apiAudience: env.FSM_API_AUDIENCE ?? 'fsm-api',
+    endpoints: {
+      dynamodb: env.FSM_DYNAMODB_ENDPOINT || undefined,
+      sqs: env.FSM_SQS_ENDPOINT || undefined,
+      s3: env.FSM_S3_ENDPOINT || undefined,
+    },
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1',
+    authCacheSeconds: Number(env.FSM_AUTH_CACHE_SECONDS ?? 5),
+  };
+  return cached;
+}
+
+/** Forget the cached configuration (the local stack calls this after it has set the environment). */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

@@ -1,0 +1,10 @@
+/**
+ * The stores of the workspace resources. Each is the generic resource store bound to an
+ * entity name and its collection partition (keys.ts).
+ */
+import type { Area } from '../domain/areas/area.schema.ts';
+import type { Tag } from '../domain/tags/tag.schema.ts';
+import { resourceStore } from './resource-store.ts';
+
+export const areaStore = resourceStore<Area>('area', 'AREA');
+export const tagStore = resourceStore<Tag>('tag', 'TAG');

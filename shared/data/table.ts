@@ -1,0 +1,205 @@
+/**
+ * The adapter over the single table: the only module that issues DynamoDB commands for
+ * workspace data. It speaks in keys and plain records, translates SDK failures into
+ * `DataError`s, and hides the item metadata (`pk`, `sk`, `entity`, `expires_at`).
+ */
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from './client.ts';
+import { DataError } from './data-error.ts';
+import { itemMeta } from './keys.ts';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export type StoredRecord = Record<string, unknown>;
+
+export type TableWrite =
+  /** Insert; fails with `already-exists` when the key is taken. */
+  | { kind: 'create'; key: Key; entity: string; record: StoredRecord; expiresAt?: number }
+  /** Replace the whole item; fails with `not-found` or `version-conflict` unless it still has `expectedVersion`. */
+  | { kind: 'replace'; key: Key; entity: string; record: StoredRecord; expectedVersion: number }
+  /** Delete; fails with `not-found`, or `version-conflict` when `expectedVersion` is given and differs. */
+  | { kind: 'delete'; key: Key; expectedVersion?: number }
+  /** Unconditional write (outbox events, idempotent projections). */
+  | { kind: 'put'; key: Key; entity: string; record: StoredRecord; expiresAt?: number };
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function stripMeta(item: Record<string, unknown>): StoredRecord {
+  const record = { ...item };
+  for (const attribute of itemMeta) delete record[attribute];
+  return record;
+}
+
+function isExpired(item: Record<string, unknown>): boolean {
+  // DynamoDB deletes expired items lazily (and DynamoDB Local never does): reads must filter.
+  const expiresAt = item.expires_at;
+  return typeof expiresAt === 'number' && expiresAt <= nowSeconds();
+}
+
+function translate(error: unknown, what: string): never {
+  const name = (error as { name?: string }).name;
+  if (name === 'ProvisionedThroughputExceededException' || name === 'ThrottlingException') {
+    throw new DataError('unavailable', `${what}: throttled`, { cause: error });
+  }
+  throw error;
+}
+
+export async function getRecord(key: Key): Promise<StoredRecord | undefined> {
+  try {
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }));
+    if (!Item || isExpired(Item)) return undefined;
+    return stripMeta(Item);
+  } catch (error) {
+    return translate(error, 'get');
+  }
+}
+
+/** Every record of one partition, in sort-key order (all pages). */
+export async function queryPartition(
+  pk: string,
+  options: { skBetween?: [string, string]; descending?: boolean; limit?: number } = {},
+): Promise<StoredRecord[]> {
+  const records: StoredRecord[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  const input: QueryCommandInput = {
+    TableName: tableName(),
+    KeyConditionExpression: options.skBetween ? 'pk = :pk AND sk BETWEEN :from AND :to' : 'pk = :pk',
+    ExpressionAttributeValues: {
+      ':pk': pk,
+      ...(options.skBetween ? { ':from': options.skBetween[0], ':to': options.skBetween[1] } : {}),
+    },
+    ScanIndexForward: !options.descending,
+  };
+  try {
+    do {
+      const remaining = options.limit === undefined ? undefined : options.limit - records.length;
+      const page = await dynamo().send(
+        new QueryCommand({ ...input, ExclusiveStartKey: exclusiveStartKey, ...(remaining ? { Limit: remaining } : {}) }),
+      );
+      for (const item of page.Items ?? []) if (!isExpired(item)) records.push(stripMeta(item));
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey && (options.limit === undefined || records.length < options.limit));
+  } catch (error) {
+    return translate(error, 'query');
+  }
+  return records;
+}
+
+/** How many items a partition (range) holds; reads keys only but still pays per item read. */
+export async function countPartition(pk: string, skBetween?: [string, string]): Promise<number> {
+  let count = 0;
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  try {
+    do {
+      const page = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: skBetween ? 'pk = :pk AND sk BETWEEN :from AND :to' : 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk, ...(skBetween ? { ':from': skBetween[0], ':to': skBetween[1] } : {}) },
+          Select: 'COUNT',
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      count += page.Count ?? 0;
+      exclusiveStartKey = page.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+  } catch (error) {
+    return translate(error, 'count');
+  }
+  return count;
+}
+
+/** A single unconditional put, for projections written by stream consumers. */
+export async function putRecord(key: Key, entity: string, record: StoredRecord, expiresAt?: number): Promise<void> {
+  try {
+    await dynamo().send(
+      new PutCommand({ TableName: tableName(), Item: toItem(key, entity, record, expiresAt) }),
+    );
+  } catch (error) {
+    translate(error, 'put');
+  }
+}
+
+function toItem(key: Key, entity: string, record: StoredRecord, expiresAt?: number): Record<string, unknown> {
+  return { ...record, ...key, entity, ...(expiresAt ? { expires_at: expiresAt } : {}) };
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+function toTransactItem(write: TableWrite): TransactItem {
+  const TableName = tableName();
+  switch (write.kind) {
+    case 'create':
+      return {
+        Put: {
+          TableName,
+          Item: toItem(write.key, write.entity, write.record, write.expiresAt),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      };
+    case 'replace':
+      return {
+        Put: {
+          TableName,
+          Item: toItem(write.key, write.entity, write.record),
+          ConditionExpression: 'lock_version = :expected',
+          ExpressionAttributeValues: { ':expected': write.expectedVersion },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      };
+    case 'delete':
+      return {
+        Delete: {
+          TableName,
+          Key: write.key,
+          ConditionExpression:
+            write.expectedVersion === undefined ? 'attribute_exists(pk)' : 'lock_version = :expected',
+          ...(write.expectedVersion === undefined
+            ? {}
+            : { ExpressionAttributeValues: { ':expected': write.expectedVersion } }),
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      };
+    case 'put':
+      return { Put: { TableName, Item: toItem(write.key, write.entity, write.record, write.expiresAt) } };
+    default: {
+      const exhaustive: never = write;
+      return exhaustive;
+    }
+  }
+}
+
+/** All writes commit together or not at all (one TransactWriteItems call). */
+export async function transactWrite(writes: readonly TableWrite[]): Promise<void> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map(toTransactItem) }));
+  } catch (error) {
+    const failure = error as { name?: string; CancellationReasons?: Array<{ Code?: string; Item?: unknown }> };
+    if (failure.name === 'TransactionCanceledException' && failure.CancellationReasons) {
+      failure.CancellationReasons.forEach((reason, index) => {
+        const write = writes[index];
+        if (!write) return;
+        if (reason.Code === 'ConditionalCheckFailed') {
+          if (write.kind === 'create') throw new DataError('already-exists', 'the key is already taken', { cause: error });
+          throw reason.Item
+            ? new DataError('version-conflict', 'the stored version differs', { cause: error })
+            : new DataError('not-found', 'the item does not exist', { cause: error });
+        }
+        if (reason.Code === 'TransactionConflict') {
+          throw new DataError('version-conflict', 'a concurrent write changed the item', { cause: error });
+        }
+      });
+    }
+    translate(error, 'transaction');
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Area rules: creation, merge-patch edits (description clearable with null), deletion, and
+ * sorted, paged listing. Every change emits area.created / area.updated / area.deleted.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { areaStore } from '../../data/stores.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { paginate, sortItems } from '../../http/list.ts';
+import { notFound } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
+
+const resource = (id: string) => ({ type: 'area', id });
+
+export async function listAreas(ctx: AuthenticatedContext, query: z.output<typeof AreaListQuery>) {
+  const areas = await areaStore.list(ctx.workspaceId);
+  const sorted = sortItems(areas, query.sort ?? [], [{ field: 'created_at', direction: 'asc' }]);
+  return paginate(sorted, query);
+}
+
+export async function getArea(ctx: AuthenticatedContext, id: string): Promise<Area> {
+  const area = await areaStore.get(ctx.workspaceId, id);
+  if (!area) throw notFound();
+  return area;
+}
+
+export async function createArea(ctx: AuthenticatedContext, input: z.output<typeof CreateAreaSchema>): Promise<Area> {
+  const now = new Date().toISOString();
+  const area: Area = {
+    id: uuidv7(),
+    name: input.name,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    color: input.color,
+    zip_ranges: input.zip_ranges ?? [],
+    lock_version: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await areaStore.create(ctx.workspaceId, area, domainEvent(ctx, 'area.created', resource(area.id), area));
+  return area;
+}
+
+export async function updateArea(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateAreaSchema>,
+): Promise<Area> {
+  const { after } = await updateVersioned<Area>({
+    load: () => areaStore.get(ctx.workspaceId, id),
+    expectedVersion: patch.lock_version,
+    apply: (current) => mergePatch(current, patch),
+    save: (next, current) =>
+      areaStore.replace(
+        ctx.workspaceId,
+        next,
+        current.lock_version,
+        domainEvent(ctx, 'area.updated', resource(id), next, previousAttributes(current, next)),
+      ),
+  });
+  return after;
+}
+
+export async function deleteArea(ctx: AuthenticatedContext, id: string): Promise<void> {
+  await deleteExisting<Area>({
+    load: () => areaStore.get(ctx.workspaceId, id),
+    remove: (current) =>
+      areaStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'area.deleted', resource(id), current)),
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * Audit log: written by the stream consumer from domain events, read newest first.
+ */
+import type { z } from 'zod';
+import { auditLogStore } from '../../data/audit-log.store.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import type { AuditLogEntry, AuditLogListQuery } from './audit-log.schema.ts';
+
+export async function listAuditLogs(ctx: AuthenticatedContext, query: z.output<typeof AuditLogListQuery>) {
+  if (query.created_from && query.created_to && query.created_from > query.created_to) {
+    throw validationProblem([
+      {
+        type: 'field-invalid',
+        pointer: '#/created_to',
+        parameter: 'created_to',
+        detail: 'must not be before created_from',
+      },
+    ]);
+  }
+  const page = query.page ?? 0;
+  const size = query.size ?? defaultPageSize;
+  const { entries, total } = await auditLogStore.listNewestFirst(
+    ctx.workspaceId,
+    { from: query.created_from, to: query.created_to },
+    (page + 1) * size,
+  );
+  return { items: entries.slice(page * size), page: pageOf(total, { page, size }) };
+}
+
+export function auditEntryOf(event: DomainEvent): AuditLogEntry {
+  return {
+    id: event.id,
+    event_type: event.type,
+    created_at: event.occurred_at,
+    ...(event.actor ? { actor: event.actor } : {}),
+    ...(event.request ? { request: event.request } : {}),
+    resource: event.resource,
+    data: event.data,
+  };
+}
+
+export async function recordAuditEntry(event: DomainEvent): Promise<void> {
+  await auditLogStore.put(event.workspace_id, auditEntryOf(event));
+}

@@ -1,0 +1,36 @@
+/**
+ * Tag: a coloured label users (and later other resources) carry. Everyone in the workspace
+ * reads tags; writing them needs `tags:update`.
+ */
+import { z } from 'zod';
+import { cssColor, lockVersion, text } from '../../http/fields.ts';
+import { pagedListSchema } from '../../http/list.ts';
+import { paginationQuery, sortParam } from '../../http/query-params.ts';
+
+export const TagSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    color: z.string().meta({ description: 'Hex or CSS colour value.' }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    lock_version: z.int(),
+    usage_count: z.int().meta({ description: 'How many records carry this tag.' }),
+  })
+  .meta({ id: 'Tag' });
+
+export type Tag = z.infer<typeof TagSchema>;
+
+export const CreateTagSchema = z.object({ name: text({ max: 255 }), color: cssColor() }).meta({ id: 'CreateTag' });
+
+export const UpdateTagSchema = z
+  .object({ name: text({ max: 255 }).optional(), color: cssColor().optional(), lock_version: lockVersion() })
+  .meta({ id: 'UpdateTag', description: 'JSON Merge Patch of a tag; null or blank name/color is rejected.' });
+
+export const tagSortFields = ['name', 'color', 'created_at', 'updated_at', 'usage_count', 'id'] as const;
+
+export const TagListQuery = z.object({ ...paginationQuery, sort: sortParam(tagSortFields) });
+
+export const TagIdParams = z.object({ tag_id: z.uuid() });
+
+export const TagListSchema = pagedListSchema(TagSchema, 'TagList');

@@ -1,0 +1,76 @@
+/**
+ * The optimistic-concurrency rules of SPEC.md (rule 8) for every versioned resource, written
+ * once: a lock_version equal to the stored one writes and increments, a different one is 409,
+ * an omitted or null one is last-write-wins. Last-write-wins still never loses a concurrent
+ * write silently: the store write is conditional on the version we read, and we re-read and
+ * re-apply the patch when someone wrote in between.
+ */
+import { DataError } from '../data/data-error.ts';
+import type { VersionedResource } from '../data/resource-store.ts';
+import { conflict, notFound } from '../http/problem.ts';
+
+const maxAttempts = 4;
+
+export interface Timestamped extends VersionedResource {
+  created_at: string;
+  updated_at: string;
+}
+
+export async function updateVersioned<T extends Timestamped>(params: {
+  load: () => Promise<T | undefined>;
+  expectedVersion: number | null | undefined;
+  /** The new state (without bookkeeping); may throw validation problems. */
+  apply: (current: T) => T;
+  save: (next: T, current: T) => Promise<void>;
+}): Promise<{ before: T; after: T }> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await params.load();
+    if (!current) throw notFound();
+    const expected = params.expectedVersion;
+    if (expected !== undefined && expected !== null && expected !== current.lock_version) throw conflict();
+    const next = {
+      ...params.apply(current),
+      id: current.id,
+      created_at: current.created_at,
+      lock_version: current.lock_version + 1,
+      updated_at: new Date().toISOString(),
+    };
+    try {
+      await params.save(next, current);
+      return { before: current, after: next };
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      if (error.code === 'not-found') throw notFound();
+      const lastWriteWins = expected === undefined || expected === null;
+      if (error.code === 'version-conflict' && lastWriteWins && attempt < maxAttempts) continue;
+      if (error.code === 'version-conflict') throw conflict();
+      throw error;
+    }
+  }
+}
+
+export async function deleteExisting<T extends VersionedResource>(params: {
+  load: () => Promise<T | undefined>;
+  remove: (current: T) => Promise<void>;
+}): Promise<T> {
+  const current = await params.load();
+  if (!current) throw notFound();
+  try {
+    await params.remove(current);
+  } catch (error) {
+    if (error instanceof DataError && error.code === 'not-found') throw notFound();
+    throw error;
+  }
+  return current;
+}
+
+/** Apply a JSON Merge Patch (RFC 7386) of top-level fields: null removes, a value replaces. */
+export function mergePatch<T extends Record<string, unknown>>(current: T, patch: Record<string, unknown>): T {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === 'lock_version' || value === undefined) continue;
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next as T;
+}

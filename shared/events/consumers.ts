@@ -1,0 +1,14 @@
+/**
+ * The consumers of the domain-event stream. Adding one (SSE fan-out, webhook dispatch) is one
+ * more entry here. Each must be idempotent: a failed batch is redelivered from the first
+ * failed record, so consumers that already succeeded see those events again.
+ */
+import { recordAuditEntry } from '../domain/audit-logs/audit-log.service.ts';
+import type { DomainEvent } from './domain-event.ts';
+
+export interface EventConsumer {
+  name: string;
+  handle(event: DomainEvent): Promise<void>;
+}
+
+export const consumers: readonly EventConsumer[] = [{ name: 'audit-log', handle: recordAuditEntry }];

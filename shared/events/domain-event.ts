@@ -1,0 +1,60 @@
+/**
+ * Domain events: what happened, to which resource, by whom, in which request. Every successful
+ * write stores one in the same transaction as the change (the outbox); consumers of the table
+ * stream (audit log today, SSE and webhooks later) receive it from there.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { AuthenticatedContext } from '../http/request-context.ts';
+
+export type Actor = { type: 'USER'; id: string } | { type: 'SYSTEM' };
+
+export interface DomainEvent {
+  /** UUIDv7: time-ordered, used as the SSE event id and the webhook event_id. */
+  id: string;
+  /** Webhook-style name `<resource_path>.<verb>`, e.g. `area.created`. */
+  type: string;
+  occurred_at: string;
+  workspace_id: string;
+  actor?: Actor;
+  request?: { id: string; correlation_id: string };
+  resource: { type: string; id: string };
+  data: {
+    object: Record<string, unknown>;
+    /** Edits only: the old values of the changed keys; null = the key used to be empty. */
+    previous_attributes?: Record<string, unknown>;
+  };
+}
+
+/** Keys that change on every write and so say nothing about what the caller changed. */
+const bookkeepingKeys = new Set(['updated_at', 'lock_version']);
+
+export function previousAttributes(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (bookkeepingKeys.has(key)) continue;
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key] ?? null;
+  }
+  return previous;
+}
+
+export function domainEvent(
+  ctx: AuthenticatedContext,
+  type: string,
+  resource: { type: string; id: string },
+  object: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+): DomainEvent {
+  return {
+    id: uuidv7(),
+    type,
+    occurred_at: new Date().toISOString(),
+    workspace_id: ctx.workspaceId,
+    actor: { type: 'USER', id: ctx.principal.id },
+    request: { id: ctx.requestId, correlation_id: ctx.correlationId },
+    resource,
+    data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Every error a handler can raise becomes a problem document here, and only here. Each
+ * module's closed error codes are mapped exhaustively, so a new code cannot ship unmapped.
+ */
+import { DataError, type DataErrorCode } from '../data/data-error.ts';
+import { logger } from '../observability/logger.ts';
+import { ProblemError } from './problem.ts';
+
+function fromDataError(error: DataError): ProblemError {
+  const code: DataErrorCode = error.code;
+  switch (code) {
+    case 'not-found':
+      return new ProblemError('not-found', { detail: 'No resource with this id exists.' });
+    case 'version-conflict':
+      return new ProblemError('resource-conflict', { detail: 'The resource was changed by someone else.' });
+    case 'already-exists':
+      return new ProblemError('resource-conflict', { detail: 'A resource with these unique values already exists.' });
+    case 'unavailable':
+      return new ProblemError('service-unavailable', { detail: 'The data store is busy; retry shortly.' });
+    default: {
+      const exhaustive: never = code;
+      return exhaustive;
+    }
+  }
+}
+
+export function toProblemError(error: unknown, context: Record<string, unknown>): ProblemError {
+  if (error instanceof ProblemError) {
+    if (error.status >= 500) logger.error('request failed', { ...context, type: error.type, detail: error.message });
+    return error;
+  }
+  if (error instanceof DataError) {
+    const problem = fromDataError(error);
+    if (problem.status >= 500) logger.error('data store failure', { ...context, error: String(error.cause ?? error) });
+    return problem;
+  }
+  logger.error('unhandled error', {
+    ...context,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  });
+  return new ProblemError('internal-error', { detail: 'An unexpected error occurred; the request id identifies it.' });
+}

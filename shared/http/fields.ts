@@ -1,0 +1,111 @@
+/**
+ * Field schemas shared by every resource, so each convention of SPEC.md is written once:
+ * blank strings are `field-required`, colours, phone numbers (E.164 via libphonenumber-js, no
+ * default country), RFC 3339 timestamps normalised to UTC, lock_version.
+ */
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { z } from 'zod';
+import type { FieldIssueParams } from './validation.ts';
+
+const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
+
+/** A string that must carry text: blank or whitespace-only is `field-required`, never "absent". */
+export function text(options: { max?: number; min?: number } = {}) {
+  const { max = 255, min = 1 } = options;
+  return z
+    .string()
+    .check((ctx) => {
+      if (ctx.value.trim().length === 0) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must not be blank', params: requiredIssue });
+      } else if (ctx.value.length < min || ctx.value.length > max) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: `must be ${min} to ${max} characters long`,
+        });
+      }
+    })
+    .meta({ minLength: min, maxLength: max });
+}
+
+const hexPattern = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+/** `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`. */
+export function hexColor() {
+  return text({ max: 9 }).check((ctx) => {
+    if (ctx.value.trim() && !hexPattern.test(ctx.value)) {
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex colour such as #1a2b3c' });
+    }
+  });
+}
+
+const cssNamedColors = new Set(
+  (
+    'aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown ' +
+    'burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan ' +
+    'darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid ' +
+    'darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet ' +
+    'deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ' +
+    'ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki ' +
+    'lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow ' +
+    'lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray ' +
+    'lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine ' +
+    'mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen ' +
+    'mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace ' +
+    'olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred ' +
+    'papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue ' +
+    'saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey ' +
+    'snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow ' +
+    'yellowgreen transparent'
+  ).split(' '),
+);
+const cssFunctionPattern = /^(?:rgba?|hsla?)\(\s*[-+0-9.%\s,/deg]+\)$/i;
+
+/** A hex colour, a CSS named colour or an rgb()/hsl() function. */
+export function cssColor() {
+  return text({ max: 64 }).check((ctx) => {
+    const value = ctx.value.trim();
+    if (!value) return;
+    if (hexPattern.test(value) || cssNamedColors.has(value.toLowerCase()) || cssFunctionPattern.test(value)) return;
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex or CSS colour value' });
+  });
+}
+
+/** lock_version in a write body: omitted or null means last write wins. */
+export function lockVersion() {
+  return z.int().min(0).nullable().optional().meta({ description: 'Optimistic concurrency token.' });
+}
+
+export function uuid() {
+  return z.uuid();
+}
+
+/** RFC 3339 date-time; a value without zone is read as UTC. Normalised to `...Z`. */
+export function dateTime() {
+  return z.iso
+    .datetime({ offset: true, local: true })
+    .transform((value) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`).toISOString());
+}
+
+/** A phone number with an explicit `+` country code, normalised to E.164. */
+export function phoneNumber() {
+  return text({ max: 32 }).transform((value, ctx) => {
+    const trimmed = value.trim();
+    if (!trimmed.startsWith('+')) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: trimmed.startsWith('00')
+          ? 'international dial prefixes (00) are not accepted; start with + and the country code'
+          : 'national numbers are not accepted; start with + and the country code',
+      });
+      return z.NEVER;
+    }
+    const parsed = parsePhoneNumberFromString(trimmed);
+    if (!parsed?.isPossible()) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'is not a valid phone number' });
+      return z.NEVER;
+    }
+    return parsed.number;
+  });
+}

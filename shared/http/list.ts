@@ -1,0 +1,68 @@
+/**
+ * List envelopes, page arithmetic and in-memory ordering. Collections are read whole from
+ * their partition (see shared/data/README.md for the cost model) and then sorted and sliced
+ * here, so every list sorts and pages the same way.
+ */
+import { z } from 'zod';
+import type { SortOrder } from './query-params.ts';
+
+export const PageSchema = z
+  .object({
+    size: z.int(),
+    total_elements: z.int(),
+    total_pages: z.int(),
+    number: z.int().meta({ description: '0-based page number.' }),
+  })
+  .meta({ id: 'Page' });
+
+export type Page = z.infer<typeof PageSchema>;
+
+export interface PageRequest {
+  page?: number | undefined;
+  size?: number | undefined;
+}
+
+export const defaultPageSize = 20;
+
+export function pageOf(total: number, request: PageRequest): Page {
+  const size = request.size ?? defaultPageSize;
+  return { size, total_elements: total, total_pages: Math.ceil(total / size), number: request.page ?? 0 };
+}
+
+export function paginate<T>(items: readonly T[], request: PageRequest): { items: T[]; page: Page } {
+  const page = pageOf(items.length, request);
+  const start = page.number * page.size;
+  return { items: items.slice(start, start + page.size), page };
+}
+
+/** A paginated list envelope schema named `<Resource>List` (SPEC.md, Versioning rule 5). */
+export function pagedListSchema<T extends z.ZodType>(item: T, name: string) {
+  return z.object({ items: z.array(item), page: PageSchema }).meta({ id: name });
+}
+
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return collator.compare(String(a), String(b)) || (String(a) < String(b) ? -1 : 1);
+}
+
+/** Stable multi-key sort; `id` breaks ties so pages never overlap. Missing values sort last. */
+export function sortItems<T extends Record<string, unknown>>(
+  items: T[],
+  orders: readonly SortOrder[],
+  fallback: readonly SortOrder[],
+): T[] {
+  const keys = orders.length > 0 ? orders : fallback;
+  const withTiebreak = keys.some((k) => k.field === 'id') ? keys : [...keys, { field: 'id', direction: 'asc' } as const];
+  return [...items].sort((x, y) => {
+    for (const { field, direction } of withTiebreak) {
+      const c = compareValues(x[field], y[field]);
+      if (c !== 0) return direction === 'asc' ? c : -c;
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,187 @@
+/**
+ * The HTTP kernel every operation group runs in: one Lambda handler per group, built from the
+ * group's routes and an implementation per operation id (a missing implementation is a type
+ * error). The pipeline, as middy middlewares:
+ *   1. request ids: `request-id` (new) and `correlation-id` (kept from the caller) on every answer
+ *   2. authentication: token, principal, workspace state, grants (bearer routes only)
+ *   3. input: path, query (from rawQueryString) and body validated against the route's schemas
+ *   4. the operation, whose result becomes the route's success status
+ * Any error on the way becomes an RFC 9457 problem document (error-mapper.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { authenticateOrThrow } from '../auth/authenticate.ts';
+import { config } from '../config.ts';
+import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
+import { toProblemError } from './error-mapper.ts';
+import { ProblemError, validationProblem } from './problem.ts';
+import { queryObjectFor } from './query-params.ts';
+import { parseQueryString } from './query-string.ts';
+import type { AuthenticatedContext, Principal, RequestContext } from './request-context.ts';
+import { jsonResult, type OperationResult, problemResult } from './responses.ts';
+import type { RouteSpec } from './route-spec.ts';
+import { parseOrThrow } from './validation.ts';
+
+type Output<R, K extends string, Default> = R extends { readonly [P in K]: infer S extends z.ZodType }
+  ? z.output<S>
+  : Default;
+
+export interface OperationInput<R extends RouteSpec> {
+  params: Output<R, 'params', Record<string, never>>;
+  query: Output<R, 'query', Record<string, never>>;
+  body: Output<R, 'body', undefined>;
+  ctx: R extends { readonly auth: 'bearer' } ? AuthenticatedContext : RequestContext;
+  event: ApiEvent;
+}
+
+export type OperationHandler<R extends RouteSpec> = (input: OperationInput<R>) => Promise<OperationResult>;
+
+export type GroupImplementation<R extends RouteSpec> = {
+  [K in R['operationId']]: OperationHandler<Extract<R, { operationId: K }>>;
+};
+
+interface KernelState {
+  requestId: string;
+  correlationId: string;
+  route?: RouteSpec;
+  principal?: Principal;
+  input?: { params: unknown; query: unknown; body: unknown };
+}
+
+/** The pipeline's state travels on the Lambda context, which middy hands to the handler too. */
+interface KernelContext extends Context {
+  fsm: KernelState;
+}
+
+type KernelRequest = middy.Request<ApiEvent, ApiResult, Error, KernelContext>;
+type Middleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, KernelContext>;
+
+const jsonTypes = ['application/json'];
+const mergePatchTypes = ['application/merge-patch+json', 'application/json'];
+
+function idHeaders(state: KernelState): Record<string, string> {
+  return { 'request-id': state.requestId, 'correlation-id': state.correlationId };
+}
+
+function parseBodyOrThrow(event: ApiEvent, route: RouteSpec): unknown {
+  const text = bodyText(event);
+  if (text === undefined || text.trim() === '') return {};
+  const mediaType = (header(event, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const accepted = route.mergePatch ? mergePatchTypes : jsonTypes;
+  if (!accepted.includes(mediaType)) {
+    throw new ProblemError('unsupported-media-type', {
+      detail: `Send the body as ${accepted.join(' or ')}.`,
+      headers: { [route.mergePatch ? 'accept-patch' : 'accept-post']: accepted.join(', ') },
+    });
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new ProblemError('invalid-json', { detail: `The body is not valid JSON: ${(error as Error).message}` });
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw validationProblem([{ type: 'field-type-invalid', pointer: '#', detail: 'the body must be a JSON object' }]);
+  }
+  return body;
+}
+
+function parseInputOrThrow(event: ApiEvent, route: RouteSpec) {
+  let params: unknown = {};
+  if (route.params) {
+    const result = route.params.safeParse(event.pathParameters ?? {});
+    // A malformed id names no record: answer as for any unknown id.
+    if (!result.success) throw new ProblemError('not-found', { detail: 'No resource with this id exists.' });
+    params = result.data;
+  }
+  const { input, errors } = queryObjectFor(route.query, parseQueryString(event.rawQueryString));
+  if (errors.length > 0) throw validationProblem(errors);
+  const query = route.query ? parseOrThrow(route.query, input, 'query') : {};
+  const body = route.body ? parseOrThrow(route.body, parseBodyOrThrow(event, route), 'body') : undefined;
+  return { params, query, body };
+}
+
+export function createGroupHandler<R extends RouteSpec>(
+  routes: readonly R[],
+  implementation: GroupImplementation<R>,
+): ApiHandler {
+  const byRouteKey = new Map<string, R>(routes.map((route) => [`${route.method} ${route.path}`, route]));
+  const operations = implementation as unknown as Record<string, OperationHandler<RouteSpec>>;
+
+  const kernel: Middleware = {
+    before: (request: KernelRequest) => {
+      const requestId = randomUUID();
+      const correlationId =
+        header(request.event, 'correlation-id') ?? header(request.event, 'x-correlation-id') ?? requestId;
+      request.context.fsm = { requestId, correlationId };
+      const route = byRouteKey.get(request.event.routeKey);
+      if (!route) throw new ProblemError('not-found', { detail: 'No such route.' });
+      request.context.fsm.route = route;
+    },
+    after: (request: KernelRequest) => {
+      if (request.response) Object.assign(request.response.headers, idHeaders(request.context.fsm));
+    },
+    onError: (request: KernelRequest) => {
+      request.context.fsm ??= { requestId: randomUUID(), correlationId: '' };
+      const state = request.context.fsm;
+      state.correlationId ||= state.requestId;
+      const problem = toProblemError(request.error, {
+        requestId: state.requestId,
+        correlationId: state.correlationId,
+        operationId: state.route?.operationId,
+      });
+      const result = problemResult(problem, request.event.rawPath);
+      Object.assign(result.headers, idHeaders(state));
+      request.response = result;
+    },
+  };
+
+  const authentication: Middleware = {
+    before: async (request: KernelRequest) => {
+      const state = request.context.fsm;
+      if (state.route?.auth === 'bearer') {
+        state.principal = await authenticateOrThrow(header(request.event, 'authorization'), state.route);
+      }
+    },
+  };
+
+  const input: Middleware = {
+    before: (request: KernelRequest) => {
+      const state = request.context.fsm;
+      if (state.route) state.input = parseInputOrThrow(request.event, state.route);
+    },
+  };
+
+  return middy<ApiEvent, ApiResult, Error, KernelContext>()
+    .use(kernel)
+    .use(authentication)
+    .use(input)
+    .handler(async (event: ApiEvent, context: KernelContext) => {
+      const state = context.fsm;
+      if (!state.route || !state.input) throw new Error('kernel state missing');
+      const route = state.route;
+      const ctx: RequestContext | AuthenticatedContext = {
+        requestId: state.requestId,
+        correlationId: state.correlationId,
+        baseUrl: config().baseUrl,
+        ...(state.principal ? { principal: state.principal, workspaceId: state.principal.workspaceId } : {}),
+      };
+      const operation = operations[route.operationId];
+      if (!operation) throw new Error(`no implementation for ${route.operationId}`);
+      const result = await operation({ ...state.input, ctx, event } as never);
+      return toApiResult(route, result, ctx.baseUrl);
+    }) as unknown as ApiHandler;
+}
+
+function toApiResult(route: RouteSpec, result: OperationResult, baseUrl: string): ApiResult {
+  const status = result.status ?? route.success.status;
+  const headers: Record<string, string> = { ...result.headers };
+  if (result.location) headers.location = `${baseUrl}${result.location}`;
+  if (status === 204 || result.body === undefined) return { statusCode: status, headers };
+  if (result.contentType && typeof result.body === 'string') {
+    return { statusCode: status, headers: { 'content-type': result.contentType, ...headers }, body: result.body };
+  }
+  return jsonResult(status, result.body, headers);
+}

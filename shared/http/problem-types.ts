@@ -1,0 +1,35 @@
+/**
+ * The closed catalog of problem types this API answers with. The type URI is
+ * `${problemsBaseUrl}${slug}`; together with the status it is the stable contract
+ * (SPEC.md, Errors). Titles may be reworded; clients must never branch on them.
+ */
+export const problemTypes = {
+  'invalid-json': { status: 400, title: 'Invalid JSON body' },
+  'authentication-required': { status: 401, title: 'Authentication required' },
+  'login-failed': { status: 401, title: 'Login failed' },
+  'tenant-billing-locked': { status: 402, title: 'Workspace locked for billing reasons' },
+  'access-denied': { status: 403, title: 'Access denied' },
+  'tenant-disabled': { status: 403, title: 'Workspace disabled' },
+  'not-found': { status: 404, title: 'Resource not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'resource-conflict': { status: 409, title: 'Resource conflict' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'field-required': { status: 422, title: 'Field required' },
+  'field-type-invalid': { status: 422, title: 'Field type invalid' },
+  'validation-failed': { status: 422, title: 'Validation failed' },
+  'too-many-requests': { status: 429, title: 'Too many requests' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+  'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
+} as const;
+
+export type ProblemType = keyof typeof problemTypes;
+
+/** Field-level error kinds used in `errors[].type`. */
+export const fieldErrorTypes = {
+  'field-required': 'Field required',
+  'field-type-invalid': 'Field type invalid',
+  'field-invalid': 'Field invalid',
+  'field-unknown': 'Unknown field',
+} as const;
+
+export type FieldErrorType = keyof typeof fieldErrorTypes;

@@ -1,0 +1,131 @@
+/**
+ * Query parameter schemas and the step that turns a parsed query string into the object a
+ * route's query schema validates. Array parameters are repeated plural keys; a literal comma
+ * in an array value, any comma in `sort`, and a repeated singular key are 422s (SPEC.md, rule 2).
+ */
+import { z } from 'zod';
+import type { FieldError } from './problem.ts';
+import type { ParsedQuery } from './query-string.ts';
+
+function integerParam(min: number, max: number) {
+  return z.string().transform((value, ctx) => {
+    if (!/^-?\d+$/.test(value)) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'must be an integer' });
+      return z.NEVER;
+    }
+    const n = Number(value);
+    if (n < min || n > max) {
+      ctx.issues.push({ code: 'custom', input: value, message: `must be between ${min} and ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+export function pageParam() {
+  return integerParam(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: '0-based page number.' });
+}
+
+export function sizeParam(max = 100) {
+  return integerParam(1, max)
+    .optional()
+    .meta({ description: `Page size, 1..${max}, default 20.` });
+}
+
+export function booleanParam() {
+  return z.enum(['true', 'false']).transform((v) => v === 'true');
+}
+
+export interface SortOrder<F extends string = string> {
+  field: F;
+  direction: 'asc' | 'desc';
+}
+
+/** Repeated `sort=<field>:<asc|desc>`; unknown fields and directions are 422s. */
+export function sortParam<const F extends string>(fields: readonly F[]) {
+  return z
+    .array(z.string())
+    .transform((values, ctx) => {
+      const orders: SortOrder<F>[] = [];
+      values.forEach((value, index) => {
+        const [field, direction = 'asc', ...rest] = value.split(':');
+        if (!(fields as readonly string[]).includes(field ?? '') || rest.length > 0) {
+          ctx.issues.push({
+            code: 'custom',
+            input: value,
+            path: [index],
+            message: `unknown sort field; sortable fields: ${fields.join(', ')}`,
+          });
+        } else if (direction !== 'asc' && direction !== 'desc') {
+          ctx.issues.push({ code: 'custom', input: value, path: [index], message: 'direction must be asc or desc' });
+        } else {
+          orders.push({ field: field as F, direction });
+        }
+      });
+      return orders;
+    })
+    .optional()
+    .meta({ description: `Repeated \`sort=<field>:<asc|desc>\`. Fields: ${fields.join(', ')}.` });
+}
+
+export const paginationQuery = { page: pageParam(), size: sizeParam() };
+
+/** The innermost schema type, under optional/default/pipe wrappers. */
+function baseType(schema: z.ZodType): string {
+  let current = schema as z.ZodType & { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } };
+  for (;;) {
+    const def = current._zod.def;
+    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) {
+      current = def.innerType as typeof current;
+    } else if (def.type === 'pipe' && def.in) {
+      current = def.in as typeof current;
+    } else {
+      return def.type;
+    }
+  }
+}
+
+/**
+ * Shape the parsed query for `schema`: arrays for array parameters, single strings otherwise.
+ * Returns the rule violations of the query string itself (commas, repeated singular keys).
+ */
+export function queryObjectFor(
+  schema: z.ZodObject | undefined,
+  query: ParsedQuery,
+): { input: Record<string, unknown>; errors: FieldError[] } {
+  const input: Record<string, unknown> = {};
+  const errors: FieldError[] = [];
+  if (!schema) return { input, errors };
+  for (const [key, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const values = query.get(key);
+    if (!values) continue;
+    const pointer = `#/${key}`;
+    if (key === 'sort' && values.some((v) => v.value.includes(','))) {
+      errors.push({
+        type: 'field-invalid',
+        pointer,
+        parameter: key,
+        detail: 'sort takes no commas; repeat the parameter: sort=name:asc&sort=id:desc',
+      });
+      continue;
+    }
+    if (baseType(fieldSchema) === 'array') {
+      const comma = values.findIndex((v) => v.hasLiteralComma);
+      if (comma !== -1) {
+        errors.push({
+          type: 'field-invalid',
+          pointer: `${pointer}/${comma}`,
+          parameter: key,
+          detail: `comma-separated values are not accepted; repeat the parameter (${key}=a&${key}=b) and encode a comma inside a value as %2C`,
+        });
+        continue;
+      }
+      input[key] = values.map((v) => v.value);
+    } else if (values.length > 1) {
+      errors.push({ type: 'field-invalid', pointer, parameter: key, detail: 'must be given once' });
+    } else {
+      input[key] = values[0]?.value;
+    }
+  }
+  return { input, errors };
+}

@@ -1,0 +1,40 @@
+/**
+ * The shape of one entry of the route table. Plain data plus zod schemas, so the CDK app, the
+ * local server and the OpenAPI generator can all read the table without importing handler code.
+ */
+import type { z } from 'zod';
+import type { Grant } from '../auth/grants.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteSpec {
+  /** Stable id `<group>.<action>`, used in routing, logs and the OpenAPI document. */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** API Gateway style template: `/api/v2/areas/{area_id}`. */
+  readonly path: string;
+  /** The operation group: one Lambda function per group (functions/<group>/handler.ts). */
+  readonly group: string;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  /** `bearer`: a verified access token is required; `none`: public (health, OpenAPI). */
+  readonly auth: 'bearer' | 'none';
+  /** Every grant listed is required. */
+  readonly grants?: readonly Grant[];
+  /** Billing operations stay available while the workspace is disabled or billing-locked. */
+  readonly allowInactiveTenant?: boolean;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  /** The body is a JSON Merge Patch (application/merge-patch+json or application/json). */
+  readonly mergePatch?: boolean;
+  readonly success: {
+    readonly status: 200 | 201 | 202 | 204;
+    readonly description: string;
+    readonly schema?: z.ZodType;
+    /** Defaults to application/json. */
+    readonly contentType?: string;
+  };
+  /** Error statuses the operation documents besides the ones every bearer route has. */
+  readonly errors?: readonly number[];
+}
