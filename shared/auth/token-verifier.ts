@@ -11,6 +11,7 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
 import { config } from '../config.ts';
 import { ProblemError } from '../http/problem.ts';
+import { realmNamePattern } from './realm-name.ts';
 
 export interface VerifiedToken {
   realm: string;
@@ -77,7 +78,7 @@ export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedT
   }
   const prefix = `${config().authUrl}/realms/`;
   const realm = issuer.startsWith(prefix) ? issuer.slice(prefix.length) : '';
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(realm)) throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
+  if (!realmNamePattern.test(realm)) throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
 
   let claims: Record<string, unknown>;
   try {

@@ -13,6 +13,7 @@ export const problemTypes = {
   'not-found': { status: 404, title: 'Resource not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   'resource-conflict': { status: 409, title: 'Resource conflict' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'field-required': { status: 422, title: 'Field required' },
   'field-type-invalid': { status: 422, title: 'Field type invalid' },

@@ -1,0 +1,60 @@
+/**
+ * `npm start`: the whole service on this machine. Environment: PORT (default 3000), DATA_DIR
+ * (default .data), FSM_SEED (seed file; a demo workspace when unset). Ctrl-C stops cleanly.
+ */
+import { startLocalStack } from '../shared/local-stack/local-stack.ts';
+import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
+
+const port = Number(process.env.PORT ?? 3000);
+const dataDir = process.env.DATA_DIR ?? '.data';
+const seedFile = process.env.FSM_SEED || undefined;
+const started = Date.now();
+
+try {
+  const stack = await startLocalStack({
+    port,
+    dataDir,
+    seedFile,
+    progress: (step) => console.log(`fsm: ${step}…`),
+  });
+  const { baseUrl } = stack;
+  const workspace = stack.seed.workspaces[0];
+  const client = workspace?.clients[0];
+  const realm = workspace?.realm ?? 'shared';
+  console.log(`fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`);
+  console.log(`  OpenAPI:   ${baseUrl}/api/v2/openapi.json`);
+  console.log(`  Discovery: ${baseUrl}/realms/${realm}/.well-known/openid-configuration`);
+  if (stack.usedDemoSeed && workspace && client) {
+    const user = workspace.users[0];
+    console.log(`  Demo workspace "${workspace.name}" (realm ${realm}):`);
+    console.log(`    API client: ${client.client_id} / ${client.client_secret} (roles ${client.roles.join(', ')})`);
+    if (user) console.log(`    User:       ${user.email} / ${user.password} (roles ${user.roles.join(', ')})`);
+  }
+  if (client) {
+    console.log('  Try it:');
+    console.log(
+      `    TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=${client.client_id} -d client_secret=${stack.usedDemoSeed ? client.client_secret : '<secret>'} ` +
+        `${baseUrl}/realms/${realm}/protocol/openid-connect/token | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
+    );
+    console.log(`    curl -s -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v2/areas`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`fsm: ${signal} received, stopping…`);
+    await stack.stop();
+    console.log('fsm: stopped; data kept in', stack.dataDir);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (error) {
+  if (error instanceof PrerequisiteError) {
+    console.error(`fsm: cannot start: ${error.message}`);
+  } else {
+    console.error('fsm: failed to start:', error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+}

@@ -1,0 +1,101 @@
+/**
+ * Creating (or re-applying) a workspace with its realm, users and API clients. Ids are derived
+ * from stable names (UUIDv5), so applying the same description twice changes nothing but what
+ * changed in it: the local seed relies on that, and the admin control plane will too.
+ */
+import { v5 as uuidv5 } from 'uuid';
+import { evictAuthCache } from '../../auth/authenticate.ts';
+import { hashPassword } from '../../auth/password-hash.ts';
+import {
+  clientWrite,
+  commitAll,
+  getPrincipal,
+  getWorkspace,
+  type PrincipalRecord,
+  principalWrite,
+  realmWrite,
+  type WorkspaceRecord,
+  type WorkspaceStatus,
+  workspaceWrite,
+} from '../../data/directory.store.ts';
+import type { TableWrite } from '../../data/table.ts';
+
+const namespace = '6f9d1c1e-3b0a-4f5e-9d43-7a1c2b3d4e5f';
+
+export interface WorkspaceSpec {
+  name: string;
+  realm: string;
+  status: WorkspaceStatus;
+  users: Array<{ email: string; password?: string; firstname: string; lastname: string; roles: string[] }>;
+  clients: Array<{ client_id: string; client_secret: string; roles: string[]; redirect_uris?: string[] }>;
+}
+
+export const workspaceIdOf = (name: string) => uuidv5(`workspace:${name}`, namespace);
+export const userIdOf = (workspaceId: string, email: string) => uuidv5(`user:${workspaceId}:${email.toLowerCase()}`, namespace);
+export const serviceAccountIdOf = (workspaceId: string, clientId: string) =>
+  uuidv5(`service-account:${workspaceId}:${clientId}`, namespace);
+
+export async function provisionWorkspace(spec: WorkspaceSpec): Promise<WorkspaceRecord> {
+  const now = new Date().toISOString();
+  const id = workspaceIdOf(spec.name);
+  const existing = await getWorkspace(id);
+  const workspace: WorkspaceRecord = {
+    id,
+    name: spec.name,
+    realm: spec.realm,
+    status: spec.status,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+    lock_version: existing ? existing.lock_version + 1 : 0,
+  };
+  const writes: TableWrite[] = [workspaceWrite(workspace), realmWrite(spec.realm)];
+
+  const principal = async (
+    principalId: string,
+    fields: Omit<PrincipalRecord, 'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'>,
+  ): Promise<PrincipalRecord> => {
+    const before = await getPrincipal(id, principalId);
+    return {
+      ...before,
+      ...fields,
+      id: principalId,
+      workspace_id: id,
+      status: before?.status ?? 'ACTIVE',
+      created_at: before?.created_at ?? now,
+      updated_at: now,
+      lock_version: before ? before.lock_version + 1 : 0,
+    };
+  };
+
+  for (const user of spec.users) {
+    const userId = userIdOf(id, user.email);
+    writes.push(
+      principalWrite(
+        await principal(userId, {
+          kind: 'user',
+          roles: user.roles,
+          email: user.email.toLowerCase(),
+          firstname: user.firstname,
+          lastname: user.lastname,
+          ...(user.password ? { password_hash: await hashPassword(user.password) } : {}),
+        }),
+      ),
+    );
+  }
+  for (const client of spec.clients) {
+    const principalId = serviceAccountIdOf(id, client.client_id);
+    writes.push(
+      principalWrite(await principal(principalId, { kind: 'service_account', roles: client.roles, client_id: client.client_id })),
+      clientWrite(spec.realm, {
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+        workspaceId: id,
+        principalId,
+        redirectUris: client.redirect_uris ?? [],
+      }),
+    );
+  }
+  await commitAll(writes);
+  evictAuthCache(id);
+  return workspace;
+}

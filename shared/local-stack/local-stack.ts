@@ -1,0 +1,152 @@
+/**
+ * The whole service on one machine, for `npm start` and the integration tests: DynamoDB Local
+ * (streams on, data under DATA_DIR), the SQS/S3 emulator, table/queues/bucket, the seed, the
+ * identity provider, the API serving the route table through the Lambda handlers, and the
+ * stream poller standing in for the Lambda event-source mapping. Real AWS SDK clients talk to
+ * the emulators; nothing behind the handlers is an in-memory fake.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { groupHandlers } from '../../functions/registry.ts';
+import { config, resetConfig } from '../config.ts';
+import { resetDynamoClient } from '../data/client.ts';
+import { tableIdentityDirectory } from '../data/directory.store.ts';
+import { consumers } from '../events/consumers.ts';
+import { processStreamBatch } from '../events/stream-processor.ts';
+import { createIdentityServer } from '../identity/identity-server.ts';
+import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
+import { fileSigningKeyStore } from '../identity/signing-keys.ts';
+import { logger } from '../observability/logger.ts';
+import { createAppServer } from '../server/app-server.ts';
+import { startAwsEmulators } from './aws-emulators.ts';
+import { createResources, DEFAULT_REGION } from './create-resources.ts';
+import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { freePort } from './free-port.ts';
+import { checkJava } from './prerequisites.ts';
+import { applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
+import { startStreamPoller } from './stream-poller.ts';
+
+export interface LocalStackOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  dataDir: string;
+  /** Path of an FSM_SEED file; the demo workspace when absent. */
+  seedFile?: string | undefined;
+  progress?: (step: string) => void;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  dataDir: string;
+  seed: Seed;
+  usedDemoSeed: boolean;
+  /** Resolves once the stream poller has handed every record written so far to the consumers. */
+  drained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const localTableName = 'fsm';
+export const localBucketName = 'fsm-uploads';
+/** Webhook delivery queues; their retry steps are designed in the infrastructure issue. */
+export const localQueues = [{ name: 'fsm-webhook-delivery' }, { name: 'fsm-webhook-delivery-dlq' }];
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const progress = options.progress ?? (() => {});
+  const dataDir = resolve(options.dataDir);
+  const host = options.host ?? '127.0.0.1';
+  await checkJava();
+  await mkdir(dataDir, { recursive: true });
+  const seed = options.seedFile ? await loadSeedFile(options.seedFile) : demoSeed;
+
+  progress('starting DynamoDB Local and the SQS/S3 emulator');
+  const [dynamodb, aws] = await Promise.all([
+    startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') }),
+    startAwsEmulators({ dataDir: join(dataDir, 'aws') }),
+  ]);
+  const stops: Array<() => Promise<void>> = [() => aws.stop(), () => dynamodb.stop()];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0)) await stop().catch(() => {});
+  };
+
+  try {
+    const port = options.port === 0 ? await freePort() : options.port;
+    const baseUrl = `http://${host}:${port}`;
+    Object.assign(process.env, {
+      FSM_BASE_URL: baseUrl,
+      FSM_AUTH_URL: baseUrl,
+      FSM_TABLE_NAME: localTableName,
+      FSM_DYNAMODB_ENDPOINT: dynamodb.endpoint,
+      FSM_SQS_ENDPOINT: aws.endpoint,
+      FSM_S3_ENDPOINT: aws.endpoint,
+      AWS_REGION: process.env.AWS_REGION ?? DEFAULT_REGION,
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    });
+    resetConfig();
+    resetDynamoClient();
+
+    progress('creating the table, queues and bucket');
+    await createResources({
+      dynamodbEndpoint: dynamodb.endpoint,
+      awsEndpoint: aws.endpoint,
+      region: config().region,
+      tableName: localTableName,
+      queues: localQueues,
+      bucketName: localBucketName,
+    });
+
+    progress('applying the seed');
+    await applySeed(seed);
+
+    const identity = createIdentityServer({
+      authUrl: config().authUrl,
+      audience: config().apiAudience,
+      directory: tableIdentityDirectory,
+      keys: fileSigningKeyStore(join(dataDir, 'identity', 'signing-key.json')),
+      adapterFactory: oidcAdapterFactory,
+    });
+    const server = createAppServer({ groupHandlers, identity });
+    await listen(server, port, host);
+    stops.unshift(() => close(server));
+
+    const poller = startStreamPoller({
+      endpoint: dynamodb.endpoint,
+      region: config().region,
+      tableName: localTableName,
+      checkpointFile: join(dataDir, 'stream-checkpoint.json'),
+      onRecords: (event) => processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
+      log: (message, details) => logger.warn(message, details),
+    });
+    stops.unshift(() => poller.stop());
+
+    return {
+      baseUrl,
+      dataDir,
+      seed,
+      usedDemoSeed: !options.seedFile,
+      drained: () => poller.drained(),
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use; set PORT to another port.`) : error),
+    );
+    server.listen(port, host, () => resolvePromise());
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolvePromise) => {
+    server.close(() => resolvePromise());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,79 @@
+/**
+ * FSM_SEED (API-DECISIONS.md, "Local stack contract"): workspaces with users and API clients,
+ * applied at every start (idempotently). Without it a demo workspace is seeded.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
+import { roleNames } from '../auth/grants.ts';
+import { provisionWorkspace, type WorkspaceSpec } from '../domain/workspaces/workspace-provisioning.ts';
+import { text } from '../http/fields.ts';
+import { fieldErrorsOf } from '../http/validation.ts';
+
+const role = z.enum(roleNames);
+
+export const SeedSchema = z.object({
+  workspaces: z.array(
+    z.object({
+      name: text(),
+      realm: z.string().regex(realmNamePattern).default(defaultRealm),
+      status: z.enum(['ACTIVE', 'INACTIVE', 'BILLING_LOCKED']).default('ACTIVE'),
+      users: z
+        .array(
+          z.object({
+            email: z.email(),
+            password: z.string().min(8).optional(),
+            firstname: text(),
+            lastname: text(),
+            roles: z.array(role).min(1),
+          }),
+        )
+        .default([]),
+      clients: z
+        .array(
+          z.object({
+            client_id: text({ max: 128 }),
+            client_secret: z.string().min(8),
+            roles: z.array(role).min(1),
+            redirect_uris: z.array(z.url()).optional(),
+          }),
+        )
+        .default([]),
+    }),
+  ),
+});
+
+export type Seed = z.infer<typeof SeedSchema>;
+
+export const demoSeed: Seed = {
+  workspaces: [
+    {
+      name: 'Demo Field Service',
+      realm: defaultRealm,
+      status: 'ACTIVE',
+      users: [
+        { email: 'owner@demo.test', password: 'demo-password-1', firstname: 'Dana', lastname: 'Demo', roles: ['owner'] },
+      ],
+      clients: [{ client_id: 'demo-integration', client_secret: 'demo-secret-1', roles: ['admin'] }],
+    },
+  ],
+};
+
+export async function loadSeedFile(path: string): Promise<Seed> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`FSM_SEED ${path} could not be read as JSON: ${(error as Error).message}`);
+  }
+  const result = SeedSchema.safeParse(json, { reportInput: true });
+  if (!result.success) {
+    const problems = fieldErrorsOf(result.error, 'body').map((e) => `  ${e.pointer}: ${e.detail}`);
+    throw new Error(`FSM_SEED ${path} is not a valid seed:\n${problems.join('\n')}`);
+  }
+  return result.data;
+}
+
+export async function applySeed(seed: Seed): Promise<void> {
+  for (const workspace of seed.workspaces) await provisionWorkspace(workspace as WorkspaceSpec);
+}

@@ -1,0 +1,57 @@
+/**
+ * One node:http server for everything the local stack serves on one origin: the identity
+ * provider under /realms/*, and every route of the route table through its group's Lambda
+ * handler. Unknown paths and methods get the same problem documents as API Gateway's
+ * `$default` route.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ApiHandler } from '../http/api-gateway.ts';
+import { toProblemError } from '../http/error-mapper.ts';
+import { ProblemError } from '../http/problem.ts';
+import { matchRouteOrThrow } from '../routes/route-matcher.ts';
+import type { OperationGroup } from '../routes/route-table.ts';
+import { invoke, problemOnly, readBody, toApiEvent, writeResult } from './lambda-http-adapter.ts';
+
+export interface AppServerOptions {
+  groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiHandler }>>;
+  identity?: { handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
+}
+
+export function createAppServer(options: AppServerOptions): Server {
+  const loaded = new Map<string, Promise<ApiHandler>>();
+  const handlerOf = (group: OperationGroup) => {
+    let handler = loaded.get(group);
+    if (!handler) {
+      handler = options.groupHandlers[group]().then((module) => module.handler);
+      loaded.set(group, handler);
+    }
+    return handler;
+  };
+
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    try {
+      if (options.identity && (path === '/realms' || path.startsWith('/realms/'))) {
+        await options.identity.handle(req, res);
+        return;
+      }
+      const match = matchRouteOrThrow(req.method ?? 'GET', path);
+      const body = await readBody(req);
+      const event = toApiEvent(req, body, match, req.socket.remoteAddress ?? '127.0.0.1');
+      const result = await invoke(await handlerOf(match.route.group), event, `fsm-${match.route.group}`);
+      writeResult(res, result);
+    } catch (error) {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const problem = error instanceof ProblemError ? error : toProblemError(error, { path });
+      const result = problemOnly(problem, path);
+      const correlationId = req.headers['correlation-id'];
+      if (typeof correlationId === 'string') result.headers['correlation-id'] = correlationId;
+      writeResult(res, result);
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}

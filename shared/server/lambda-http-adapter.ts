@@ -1,0 +1,100 @@
+/**
+ * Runs Lambda-shaped API handlers inside node:http: each request becomes the API Gateway HTTP
+ * API (payload 2.0) event that API Gateway would send, and the handler's result becomes the
+ * response. The local stack serves the whole route table this way; the Fargate container uses
+ * the same adapter. Handler code cannot tell where it runs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import type { ApiEvent, ApiHandler, ApiResult } from '../http/api-gateway.ts';
+import { ProblemError } from '../http/problem.ts';
+import { problemResult } from '../http/responses.ts';
+import type { RouteMatch } from '../routes/route-matcher.ts';
+
+/** API Gateway HTTP APIs accept up to 10 MB; we take far less and say so with a 413. */
+export const maxBodyBytes = 1024 * 1024;
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBodyBytes) {
+      throw new ProblemError('payload-too-large', { detail: `Request bodies are limited to ${maxBodyBytes} bytes.` });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function toApiEvent(req: IncomingMessage, body: Buffer, match: RouteMatch, sourceIp: string): ApiEvent {
+  const url = req.url ?? '/';
+  const queryIndex = url.indexOf('?');
+  const rawPath = queryIndex === -1 ? url : url.slice(0, queryIndex);
+  const rawQueryString = queryIndex === -1 ? '' : url.slice(queryIndex + 1);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: `${match.route.method} ${match.route.path}`,
+    rawPath,
+    rawQueryString,
+    headers,
+    ...(Object.keys(match.pathParameters).length ? { pathParameters: match.pathParameters } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp, userAgent: headers['user-agent'] ?? '' },
+      requestId: randomUUID(),
+      routeKey: `${match.route.method} ${match.route.path}`,
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    ...(body.length ? { body: body.toString('utf8'), isBase64Encoded: false } : { isBase64Encoded: false }),
+  };
+}
+
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+export function writeResult(res: ServerResponse, result: ApiResult): void {
+  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  res.statusCode = result.statusCode;
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  if (body) res.setHeader('content-length', body.length);
+  res.end(body);
+}
+
+export async function invoke(handler: ApiHandler, event: ApiEvent, functionName: string): Promise<ApiResult> {
+  return handler(event, lambdaContext(functionName));
+}
+
+export function problemOnly(error: ProblemError, path: string): ApiResult {
+  const result = problemResult(error, path);
+  const requestId = randomUUID();
+  Object.assign(result.headers, { 'request-id': requestId, 'correlation-id': requestId });
+  return result;
+}
