@@ -21,14 +21,19 @@ try {
   const workspace = stack.seed.workspaces[0];
   const client = workspace?.clients[0];
   const realm = workspace?.realm ?? 'shared';
-  console.log(`fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`);
+  console.log(
+    `fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`,
+  );
   console.log(`  OpenAPI:   ${baseUrl}/api/v2/openapi.json`);
   console.log(`  Discovery: ${baseUrl}/realms/${realm}/.well-known/openid-configuration`);
   if (stack.usedDemoSeed && workspace && client) {
     const user = workspace.users[0];
     console.log(`  Demo workspace "${workspace.name}" (realm ${realm}):`);
-    console.log(`    API client: ${client.client_id} / ${client.client_secret} (roles ${client.roles.join(', ')})`);
-    if (user) console.log(`    User:       ${user.email} / ${user.password} (roles ${user.roles.join(', ')})`);
+    console.log(
+      `    API client: ${client.client_id} / ${client.client_secret} (roles ${client.roles.join(', ')})`,
+    );
+    if (user)
+      console.log(`    User:       ${user.email} / ${user.password} (roles ${user.roles.join(', ')})`);
   }
   if (client) {
     console.log('  Try it:');

@@ -10,7 +10,9 @@ export const handler = createGroupHandler(routesOf('areas'), {
     return { body: area, location: `/api/v2/areas/${area.id}` };
   },
   'areas.get': async ({ ctx, params }) => ({ body: await areas.getArea(ctx, params.area_id) }),
-  'areas.update': async ({ ctx, params, body }) => ({ body: await areas.updateArea(ctx, params.area_id, body) }),
+  'areas.update': async ({ ctx, params, body }) => ({
+    body: await areas.updateArea(ctx, params.area_id, body),
+  }),
   'areas.delete': async ({ ctx, params }) => {
     await areas.deleteArea(ctx, params.area_id);
     return {};

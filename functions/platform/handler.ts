@@ -13,7 +13,10 @@ import { routesOf } from '../../shared/routes/route-table.ts';
 
 export const handler = createGroupHandler(routesOf('platform'), {
   'platform.health': async () => ({ body: { status: 'ok' as const } }),
-  'platform.openapi': async () => ({ body: openApiDocument(), headers: { 'cache-control': 'public, max-age=300' } }),
+  'platform.openapi': async () => ({
+    body: openApiDocument(),
+    headers: { 'cache-control': 'public, max-age=300' },
+  }),
 });
 
 /** API Gateway's `$default` route: only requests no route matched arrive here. */

@@ -30,16 +30,21 @@ export function evictAuthCache(workspaceId: string, principalId?: string): void 
   else principals.clear();
 }
 
-export async function authenticateOrThrow(authorization: string | undefined, route: RouteSpec): Promise<Principal> {
+export async function authenticateOrThrow(
+  authorization: string | undefined,
+  route: RouteSpec,
+): Promise<Principal> {
   const token = await verifyAccessTokenOrThrow(bearerTokenOrThrow(authorization));
   const [workspace, principal] = await Promise.all([
     workspaces.get(token.workspaceId, () => getWorkspace(token.workspaceId)),
-    principals.get(`${token.workspaceId}/${token.subject}`, () => getPrincipal(token.workspaceId, token.subject)),
+    principals.get(`${token.workspaceId}/${token.subject}`, () =>
+      getPrincipal(token.workspaceId, token.subject),
+    ),
   ]);
   if (!workspace || workspace.realm !== token.realm) {
     throw authenticationProblem('token_invalid', 'The token names no workspace of this realm.');
   }
-  if (!principal || principal.status !== 'ACTIVE') {
+  if (principal?.status !== 'ACTIVE') {
     throw authenticationProblem('token_invalid', 'The token holder can no longer access this workspace.');
   }
   if (!route.allowInactiveTenant) {
@@ -64,5 +69,11 @@ export async function authenticateOrThrow(authorization: string | undefined, rou
       data: { reason: 'missing_grant', required_grants: missing },
     });
   }
-  return { id: principal.id, kind: principal.kind, workspaceId: workspace.id, roles: principal.roles, grants };
+  return {
+    id: principal.id,
+    kind: principal.kind,
+    workspaceId: workspace.id,
+    roles: principal.roles,
+    grants,
+  };
 }

@@ -6,7 +6,12 @@
  * API Gateway's JWT authorizer cannot answer with problem documents, so this runs in-function.
  */
 import { JwtVerifier } from 'aws-jwt-verify';
-import { JwtExpiredError, JwtBaseError, FetchError, JwksNotAvailableInCacheError } from 'aws-jwt-verify/error';
+import {
+  FetchError,
+  JwksNotAvailableInCacheError,
+  JwtBaseError,
+  JwtExpiredError,
+} from 'aws-jwt-verify/error';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
 import { config } from '../config.ts';
@@ -22,11 +27,15 @@ export interface VerifiedToken {
 
 export type TokenFailure = 'token_missing' | 'token_expired' | 'token_invalid';
 
+/** The issuer's JWKS does not exist: the realm is unknown, so the token cannot be ours. */
+class UnknownIssuerError extends Error {}
+
 // A fetch-based fetcher, because the library's own refuses http:// (the local stack's JWKS).
 const jwksCache = new SimpleJwksCache({
   fetcher: {
     async fetch(uri: string) {
       const response = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+      if (response.status === 404) throw new UnknownIssuerError(uri);
       if (!response.ok) throw new FetchError(uri, `JWKS endpoint answered ${response.status}`);
       return response.arrayBuffer();
     },
@@ -43,6 +52,8 @@ function verifierFor(issuer: string) {
       { jwksCache },
     );
     verifier = { verify: (token) => created.verify(token) as Promise<Record<string, unknown>> };
+    // Tokens naming made-up realms must not grow this map without bound.
+    if (verifiers.size >= 1000) verifiers.clear();
     verifiers.set(issuer, verifier);
   }
   return verifier;
@@ -62,9 +73,11 @@ export function authenticationProblem(reason: TokenFailure, description?: string
 
 /** The bearer token of an Authorization header, or the 401 that its absence or shape deserves. */
 export function bearerTokenOrThrow(authorization: string | undefined): string {
-  if (!authorization || authorization.trim() === '') throw authenticationProblem('token_missing', 'No bearer token was sent.');
+  if (!authorization || authorization.trim() === '')
+    throw authenticationProblem('token_missing', 'No bearer token was sent.');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) throw authenticationProblem('token_invalid', 'The Authorization header is not a Bearer token.');
+  if (!match?.[1])
+    throw authenticationProblem('token_invalid', 'The Authorization header is not a Bearer token.');
   return match[1];
 }
 
@@ -78,17 +91,24 @@ export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedT
   }
   const prefix = `${config().authUrl}/realms/`;
   const realm = issuer.startsWith(prefix) ? issuer.slice(prefix.length) : '';
-  if (!realmNamePattern.test(realm)) throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
+  if (!realmNamePattern.test(realm))
+    throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
 
   let claims: Record<string, unknown>;
   try {
     claims = await verifierFor(issuer).verify(token);
   } catch (error) {
-    if (error instanceof JwtExpiredError) throw authenticationProblem('token_expired', 'The token has expired.');
+    if (error instanceof UnknownIssuerError)
+      throw authenticationProblem('token_invalid', 'The token issuer is not trusted.');
+    if (error instanceof JwtExpiredError)
+      throw authenticationProblem('token_expired', 'The token has expired.');
     if (error instanceof FetchError || error instanceof JwksNotAvailableInCacheError) {
-      throw new ProblemError('service-unavailable', { detail: 'The identity provider keys could not be loaded.' });
+      throw new ProblemError('service-unavailable', {
+        detail: 'The identity provider keys could not be loaded.',
+      });
     }
-    if (error instanceof JwtBaseError) throw authenticationProblem('token_invalid', 'The token could not be verified.');
+    if (error instanceof JwtBaseError)
+      throw authenticationProblem('token_invalid', 'The token could not be verified.');
     throw error;
   }
   const subject = claims.sub;

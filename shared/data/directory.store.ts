@@ -4,7 +4,7 @@
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
 import { keys } from './keys.ts';
-import { getRecord, type StoredRecord, transactWrite, type TableWrite } from './table.ts';
+import { getRecord, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
 
 export type WorkspaceStatus = 'ACTIVE' | 'INACTIVE' | 'BILLING_LOCKED';
 
@@ -39,7 +39,10 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceRecord
   return (await getRecord(keys.workspace(workspaceId))) as WorkspaceRecord | undefined;
 }
 
-export async function getPrincipal(workspaceId: string, principalId: string): Promise<PrincipalRecord | undefined> {
+export async function getPrincipal(
+  workspaceId: string,
+  principalId: string,
+): Promise<PrincipalRecord | undefined> {
   return (await getRecord(keys.principal(workspaceId, principalId))) as PrincipalRecord | undefined;
 }
 

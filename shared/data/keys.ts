@@ -24,7 +24,10 @@ export const keys = {
   area: (workspaceId: WorkspaceId, areaId: string) => ({ pk: collectionPk(workspaceId, 'AREA'), sk: areaId }),
   tag: (workspaceId: WorkspaceId, tagId: string) => ({ pk: collectionPk(workspaceId, 'TAG'), sk: tagId }),
   /** Outbox: one item per domain event, sort key = the UUIDv7 event id, so time-ordered. */
-  event: (workspaceId: WorkspaceId, eventId: string) => ({ pk: collectionPk(workspaceId, 'EVENT'), sk: eventId }),
+  event: (workspaceId: WorkspaceId, eventId: string) => ({
+    pk: collectionPk(workspaceId, 'EVENT'),
+    sk: eventId,
+  }),
   /** Audit entries ordered by occurrence; the event id makes equal timestamps unique. */
   auditEntry: (workspaceId: WorkspaceId, occurredAt: string, eventId: string) => ({
     pk: collectionPk(workspaceId, 'AUDIT'),

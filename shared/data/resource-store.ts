@@ -6,7 +6,14 @@
 import type { DomainEvent } from '../events/domain-event.ts';
 import { type CollectionName, collectionPk, type WorkspaceId } from './keys.ts';
 import { outboxWrite } from './outbox.ts';
-import { getRecord, type Key, queryPartition, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
+import {
+  getRecord,
+  type Key,
+  queryPartition,
+  type StoredRecord,
+  type TableWrite,
+  transactWrite,
+} from './table.ts';
 
 export interface VersionedResource {
   id: string;
@@ -32,8 +39,14 @@ export interface ResourceStore<T extends VersionedResource> {
   key(workspaceId: WorkspaceId, id: string): Key;
 }
 
-export function resourceStore<T extends VersionedResource>(entity: string, collection: CollectionName): ResourceStore<T> {
-  const key = (workspaceId: WorkspaceId, id: string): Key => ({ pk: collectionPk(workspaceId, collection), sk: id });
+export function resourceStore<T extends VersionedResource>(
+  entity: string,
+  collection: CollectionName,
+): ResourceStore<T> {
+  const key = (workspaceId: WorkspaceId, id: string): Key => ({
+    pk: collectionPk(workspaceId, collection),
+    sk: id,
+  });
   return {
     key,
     async get(workspaceId, id) {
@@ -44,14 +57,25 @@ export function resourceStore<T extends VersionedResource>(entity: string, colle
     },
     async create(workspaceId, resource, event, extra = []) {
       await transactWrite([
-        { kind: 'create', key: key(workspaceId, resource.id), entity, record: { ...resource } as StoredRecord },
+        {
+          kind: 'create',
+          key: key(workspaceId, resource.id),
+          entity,
+          record: { ...resource } as StoredRecord,
+        },
         outboxWrite(event),
         ...extra,
       ]);
     },
     async replace(workspaceId, resource, expectedVersion, event, extra = []) {
       await transactWrite([
-        { kind: 'replace', key: key(workspaceId, resource.id), entity, record: { ...resource } as StoredRecord, expectedVersion },
+        {
+          kind: 'replace',
+          key: key(workspaceId, resource.id),
+          entity,
+          record: { ...resource } as StoredRecord,
+          expectedVersion,
+        },
         outboxWrite(event),
         ...extra,
       ]);

@@ -84,7 +84,11 @@ export async function queryPartition(
     do {
       const remaining = options.limit === undefined ? undefined : options.limit - records.length;
       const page = await dynamo().send(
-        new QueryCommand({ ...input, ExclusiveStartKey: exclusiveStartKey, ...(remaining ? { Limit: remaining } : {}) }),
+        new QueryCommand({
+          ...input,
+          ExclusiveStartKey: exclusiveStartKey,
+          ...(remaining ? { Limit: remaining } : {}),
+        }),
       );
       for (const item of page.Items ?? []) if (!isExpired(item)) records.push(stripMeta(item));
       exclusiveStartKey = page.LastEvaluatedKey;
@@ -105,7 +109,10 @@ export async function countPartition(pk: string, skBetween?: [string, string]): 
         new QueryCommand({
           TableName: tableName(),
           KeyConditionExpression: skBetween ? 'pk = :pk AND sk BETWEEN :from AND :to' : 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk, ...(skBetween ? { ':from': skBetween[0], ':to': skBetween[1] } : {}) },
+          ExpressionAttributeValues: {
+            ':pk': pk,
+            ...(skBetween ? { ':from': skBetween[0], ':to': skBetween[1] } : {}),
+          },
           Select: 'COUNT',
           ExclusiveStartKey: exclusiveStartKey,
         }),
@@ -120,7 +127,12 @@ export async function countPartition(pk: string, skBetween?: [string, string]): 
 }
 
 /** A single unconditional put, for projections written by stream consumers. */
-export async function putRecord(key: Key, entity: string, record: StoredRecord, expiresAt?: number): Promise<void> {
+export async function putRecord(
+  key: Key,
+  entity: string,
+  record: StoredRecord,
+  expiresAt?: number,
+): Promise<void> {
   try {
     await dynamo().send(
       new PutCommand({ TableName: tableName(), Item: toItem(key, entity, record, expiresAt) }),
@@ -184,13 +196,17 @@ export async function transactWrite(writes: readonly TableWrite[]): Promise<void
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map(toTransactItem) }));
   } catch (error) {
-    const failure = error as { name?: string; CancellationReasons?: Array<{ Code?: string; Item?: unknown }> };
+    const failure = error as {
+      name?: string;
+      CancellationReasons?: Array<{ Code?: string; Item?: unknown }>;
+    };
     if (failure.name === 'TransactionCanceledException' && failure.CancellationReasons) {
       failure.CancellationReasons.forEach((reason, index) => {
         const write = writes[index];
         if (!write) return;
         if (reason.Code === 'ConditionalCheckFailed') {
-          if (write.kind === 'create') throw new DataError('already-exists', 'the key is already taken', { cause: error });
+          if (write.kind === 'create')
+            throw new DataError('already-exists', 'the key is already taken', { cause: error });
           throw reason.Item
             ? new DataError('version-conflict', 'the stored version differs', { cause: error })
             : new DataError('not-found', 'the item does not exist', { cause: error });

@@ -14,7 +14,9 @@ function fromDataError(error: DataError): ProblemError {
     case 'version-conflict':
       return new ProblemError('resource-conflict', { detail: 'The resource was changed by someone else.' });
     case 'already-exists':
-      return new ProblemError('resource-conflict', { detail: 'A resource with these unique values already exists.' });
+      return new ProblemError('resource-conflict', {
+        detail: 'A resource with these unique values already exists.',
+      });
     case 'unavailable':
       return new ProblemError('service-unavailable', { detail: 'The data store is busy; retry shortly.' });
     default: {
@@ -26,17 +28,24 @@ function fromDataError(error: DataError): ProblemError {
 
 export function toProblemError(error: unknown, context: Record<string, unknown>): ProblemError {
   if (error instanceof ProblemError) {
-    if (error.status >= 500) logger.error('request failed', { ...context, type: error.type, detail: error.message });
+    if (error.status >= 500)
+      logger.error('request failed', { ...context, type: error.type, detail: error.message });
     return error;
   }
   if (error instanceof DataError) {
     const problem = fromDataError(error);
-    if (problem.status >= 500) logger.error('data store failure', { ...context, error: String(error.cause ?? error) });
+    if (problem.status >= 500)
+      logger.error('data store failure', { ...context, error: String(error.cause ?? error) });
     return problem;
   }
   logger.error('unhandled error', {
     ...context,
-    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    error:
+      error instanceof Error
+        ? { name: error.name, message: error.message, stack: error.stack }
+        : String(error),
   });
-  return new ProblemError('internal-error', { detail: 'An unexpected error occurred; the request id identifies it.' });
+  return new ProblemError('internal-error', {
+    detail: 'An unexpected error occurred; the request id identifies it.',
+  });
 }

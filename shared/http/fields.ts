@@ -16,7 +16,12 @@ export function text(options: { max?: number; min?: number } = {}) {
     .string()
     .check((ctx) => {
       if (ctx.value.trim().length === 0) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must not be blank', params: requiredIssue });
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'must not be blank',
+          params: requiredIssue,
+        });
       } else if (ctx.value.length < min || ctx.value.length > max) {
         ctx.issues.push({
           code: 'custom',
@@ -66,7 +71,8 @@ export function cssColor() {
   return text({ max: 64 }).check((ctx) => {
     const value = ctx.value.trim();
     if (!value) return;
-    if (hexPattern.test(value) || cssNamedColors.has(value.toLowerCase()) || cssFunctionPattern.test(value)) return;
+    if (hexPattern.test(value) || cssNamedColors.has(value.toLowerCase()) || cssFunctionPattern.test(value))
+      return;
     ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex or CSS colour value' });
   });
 }

@@ -57,7 +57,9 @@ export function sortItems<T extends Record<string, unknown>>(
   fallback: readonly SortOrder[],
 ): T[] {
   const keys = orders.length > 0 ? orders : fallback;
-  const withTiebreak = keys.some((k) => k.field === 'id') ? keys : [...keys, { field: 'id', direction: 'asc' } as const];
+  const withTiebreak = keys.some((k) => k.field === 'id')
+    ? keys
+    : [...keys, { field: 'id', direction: 'asc' } as const];
   return [...items].sort((x, y) => {
     for (const { field, direction } of withTiebreak) {
       const c = compareValues(x[field], y[field]);

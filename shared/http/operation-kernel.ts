@@ -80,10 +80,14 @@ function parseBodyOrThrow(event: ApiEvent, route: RouteSpec): unknown {
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw new ProblemError('invalid-json', { detail: `The body is not valid JSON: ${(error as Error).message}` });
+    throw new ProblemError('invalid-json', {
+      detail: `The body is not valid JSON: ${(error as Error).message}`,
+    });
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw validationProblem([{ type: 'field-type-invalid', pointer: '#', detail: 'the body must be a JSON object' }]);
+    throw validationProblem([
+      { type: 'field-type-invalid', pointer: '#', detail: 'the body must be a JSON object' },
+    ]);
   }
   return body;
 }
@@ -181,7 +185,11 @@ function toApiResult(route: RouteSpec, result: OperationResult, baseUrl: string)
   if (result.location) headers.location = `${baseUrl}${result.location}`;
   if (status === 204 || result.body === undefined) return { statusCode: status, headers };
   if (result.contentType && typeof result.body === 'string') {
-    return { statusCode: status, headers: { 'content-type': result.contentType, ...headers }, body: result.body };
+    return {
+      statusCode: status,
+      headers: { 'content-type': result.contentType, ...headers },
+      body: result.body,
+    };
   }
   return jsonResult(status, result.body, headers);
 }

@@ -44,7 +44,14 @@ export interface ProblemDocument {
   status: number;
   detail?: string;
   instance?: string;
-  errors?: Array<{ type: string; title: string; detail: string; pointer: string; parameter?: string; data?: unknown }>;
+  errors?: Array<{
+    type: string;
+    title: string;
+    detail: string;
+    pointer: string;
+    parameter?: string;
+    data?: unknown;
+  }>;
   data?: Record<string, unknown>;
 }
 

@@ -57,7 +57,12 @@ export function sortParam<const F extends string>(fields: readonly F[]) {
             message: `unknown sort field; sortable fields: ${fields.join(', ')}`,
           });
         } else if (direction !== 'asc' && direction !== 'desc') {
-          ctx.issues.push({ code: 'custom', input: value, path: [index], message: 'direction must be asc or desc' });
+          ctx.issues.push({
+            code: 'custom',
+            input: value,
+            path: [index],
+            message: 'direction must be asc or desc',
+          });
         } else {
           orders.push({ field: field as F, direction });
         }
@@ -72,7 +77,9 @@ export const paginationQuery = { page: pageParam(), size: sizeParam() };
 
 /** The innermost schema type, under optional/default/pipe wrappers. */
 function baseType(schema: z.ZodType): string {
-  let current = schema as z.ZodType & { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } };
+  let current = schema as z.ZodType & {
+    _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } };
+  };
   for (;;) {
     const def = current._zod.def;
     if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) {

@@ -4,8 +4,8 @@
  * a number, an object for an array) is `field-type-invalid`; every other rule is `field-invalid`.
  */
 import type { z } from 'zod';
-import type { FieldErrorType } from './problem-types.ts';
 import { type FieldError, validationProblem } from './problem.ts';
+import type { FieldErrorType } from './problem-types.ts';
 
 /** Marks a custom issue with the field error kind it stands for (see `fields.ts`). */
 export interface FieldIssueParams {

@@ -116,7 +116,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region: config().region,
       tableName: localTableName,
       checkpointFile: join(dataDir, 'stream-checkpoint.json'),
-      onRecords: (event) => processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
+      onRecords: (event) =>
+        processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
       log: (message, details) => logger.warn(message, details),
     });
     stops.unshift(() => poller.stop());
@@ -138,7 +139,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use; set PORT to another port.`) : error),
+      reject(
+        error.code === 'EADDRINUSE' ? new Error(`Port ${port} is in use; set PORT to another port.`) : error,
+      ),
     );
     server.listen(port, host, () => resolvePromise());
   });

@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
 import { roleNames } from '../auth/grants.ts';
+import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
 import { provisionWorkspace, type WorkspaceSpec } from '../domain/workspaces/workspace-provisioning.ts';
 import { text } from '../http/fields.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
@@ -52,7 +52,13 @@ export const demoSeed: Seed = {
       realm: defaultRealm,
       status: 'ACTIVE',
       users: [
-        { email: 'owner@demo.test', password: 'demo-password-1', firstname: 'Dana', lastname: 'Demo', roles: ['owner'] },
+        {
+          email: 'owner@demo.test',
+          password: 'demo-password-1',
+          firstname: 'Dana',
+          lastname: 'Demo',
+          roles: ['owner'],
+        },
       ],
       clients: [{ client_id: 'demo-integration', client_secret: 'demo-secret-1', roles: ['admin'] }],
     },

@@ -64,7 +64,11 @@ function responses(route: RouteSpec): Record<string, unknown> {
     [String(success.status)]: {
       description: success.description,
       ...(success.status === 201
-        ? { headers: { Location: { description: 'Absolute URL of the created resource.', schema: { type: 'string' } } } }
+        ? {
+            headers: {
+              Location: { description: 'Absolute URL of the created resource.', schema: { type: 'string' } },
+            },
+          }
         : {}),
       ...(success.schema
         ? { content: { [success.contentType ?? 'application/json']: { schema: schemaOf(success.schema) } } }
@@ -72,7 +76,9 @@ function responses(route: RouteSpec): Record<string, unknown> {
     },
   };
   if (route.auth === 'bearer') {
-    result['401'] = problemResponse('authentication-required (data.reason token_missing, token_expired, token_invalid)');
+    result['401'] = problemResponse(
+      'authentication-required (data.reason token_missing, token_expired, token_invalid)',
+    );
     result['402'] = problemResponse('tenant-billing-locked');
     result['403'] = problemResponse('access-denied (data.reason, data.required_grants) or tenant-disabled');
   }
@@ -85,7 +91,9 @@ function responses(route: RouteSpec): Record<string, unknown> {
     result['409'] = problemResponse('resource-conflict: lock_version differs from the stored version');
   }
   if (route.body || route.query) {
-    result['422'] = problemResponse('field-required, field-type-invalid or validation-failed, with errors[].pointer');
+    result['422'] = problemResponse(
+      'field-required, field-type-invalid or validation-failed, with errors[].pointer',
+    );
   }
   return result;
 }
@@ -96,7 +104,8 @@ export function openApiDocument(): unknown {
   if (cached) return cached;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes as readonly RouteSpec[]) {
-    const pathItem = (paths[route.path] ??= {});
+    const pathItem = paths[route.path] ?? {};
+    paths[route.path] = pathItem;
     const operation: Record<string, unknown> = {
       operationId: route.operationId,
       summary: route.summary,
@@ -107,10 +116,14 @@ export function openApiDocument(): unknown {
       security: route.auth === 'bearer' ? [{ bearer: [] }] : [],
     };
     if (route.body) {
-      const types = route.mergePatch ? ['application/merge-patch+json', 'application/json'] : ['application/json'];
+      const types = route.mergePatch
+        ? ['application/merge-patch+json', 'application/json']
+        : ['application/json'];
       operation.requestBody = {
         required: true,
-        content: Object.fromEntries(types.map((type) => [type, { schema: schemaOf(route.body as z.ZodType) }])),
+        content: Object.fromEntries(
+          types.map((type) => [type, { schema: schemaOf(route.body as z.ZodType) }]),
+        ),
       };
     }
     pathItem[route.method.toLowerCase()] = operation;
@@ -144,7 +157,8 @@ export function openApiDocument(): unknown {
         bearer: {
           type: 'openIdConnect',
           openIdConnectUrl: `${authUrl}/realms/shared/.well-known/openid-configuration`,
-          description: 'Bearer access token (JWT) from the identity provider; a dedicated realm replaces "shared".',
+          description:
+            'Bearer access token (JWT) from the identity provider; a dedicated realm replaces "shared".',
         },
       },
     },

@@ -16,8 +16,13 @@ export const ProblemSchema = z
           type: z.url(),
           title: z.string(),
           detail: z.string(),
-          pointer: z.string().meta({ description: 'JSON pointer, e.g. #/tag_ids/0; #/<name> for parameters.' }),
-          parameter: z.string().optional().meta({ description: 'Set when the error is about a query parameter.' }),
+          pointer: z
+            .string()
+            .meta({ description: 'JSON pointer, e.g. #/tag_ids/0; #/<name> for parameters.' }),
+          parameter: z
+            .string()
+            .optional()
+            .meta({ description: 'Set when the error is about a query parameter.' }),
           data: z.record(z.string(), z.unknown()).optional(),
         }),
       )

@@ -21,14 +21,21 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > maxBodyBytes) {
-      throw new ProblemError('payload-too-large', { detail: `Request bodies are limited to ${maxBodyBytes} bytes.` });
+      throw new ProblemError('payload-too-large', {
+        detail: `Request bodies are limited to ${maxBodyBytes} bytes.`,
+      });
     }
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
 }
 
-export function toApiEvent(req: IncomingMessage, body: Buffer, match: RouteMatch, sourceIp: string): ApiEvent {
+export function toApiEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  match: RouteMatch,
+  sourceIp: string,
+): ApiEvent {
   const url = req.url ?? '/';
   const queryIndex = url.indexOf('?');
   const rawPath = queryIndex === -1 ? url : url.slice(0, queryIndex);
@@ -81,7 +88,10 @@ export function lambdaContext(functionName: string): Context {
 }
 
 export function writeResult(res: ServerResponse, result: ApiResult): void {
-  const body = result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    result.body === undefined
+      ? undefined
+      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   res.statusCode = result.statusCode;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   if (body) res.setHeader('content-length', body.length);

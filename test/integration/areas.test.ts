@@ -53,14 +53,24 @@ describe('Areas: create', () => {
     { title: 'missing name', body: { color: '#fff' }, type: 'field-required', pointer: '#/name' },
     { title: 'null name', body: { name: null, color: '#fff' }, type: 'field-required', pointer: '#/name' },
     { title: 'blank name', body: { name: '   ', color: '#fff' }, type: 'field-required', pointer: '#/name' },
-    { title: 'number as name', body: { name: 5, color: '#fff' }, type: 'field-type-invalid', pointer: '#/name' },
+    {
+      title: 'number as name',
+      body: { name: 5, color: '#fff' },
+      type: 'field-type-invalid',
+      pointer: '#/name',
+    },
     {
       title: 'object for zip_ranges',
       body: { name: 'x', color: '#fff', zip_ranges: {} },
       type: 'field-type-invalid',
       pointer: '#/zip_ranges',
     },
-    { title: 'colour that is not hex', body: { name: 'x', color: 'blue' }, type: 'validation-failed', pointer: '#/color' },
+    {
+      title: 'colour that is not hex',
+      body: { name: 'x', color: 'blue' },
+      type: 'validation-failed',
+      pointer: '#/color',
+    },
     {
       title: 'zip range running backwards',
       body: { name: 'x', color: '#fff', zip_ranges: [{ from: '20000', to: '10000' }] },
@@ -90,7 +100,11 @@ describe('Areas: create', () => {
   });
 
   it('answers 415 for a body that is not JSON by media type', async () => {
-    const response = await call('POST', '/api/v2/areas', { token: admin, raw: 'name=x', contentType: 'text/plain' });
+    const response = await call('POST', '/api/v2/areas', {
+      token: admin,
+      raw: 'name=x',
+      contentType: 'text/plain',
+    });
 
     expect(response.status).toBe(415);
     expect(response.body.type).toEqual(problemType('unsupported-media-type'));
@@ -111,7 +125,11 @@ describe('Areas: read', () => {
     for (const id of [randomUUID(), 'not-a-uuid']) {
       const response = await call('GET', `/api/v2/areas/${id}`, { token: admin });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ type: problemType('not-found'), title: 'Resource not found', status: 404 });
+      expect(response.body).toMatchObject({
+        type: problemType('not-found'),
+        title: 'Resource not found',
+        status: 404,
+      });
     }
   });
 
@@ -133,17 +151,28 @@ describe('Areas: update (JSON Merge Patch)', () => {
   it('changes only the fields sent and increments lock_version', async () => {
     const area = await createArea({ description: 'keep me' });
 
-    const response = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { name: 'Renamed' } });
+    const response = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { name: 'Renamed' },
+    });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ name: 'Renamed', description: 'keep me', color: area.color, lock_version: 1 });
+    expect(response.body).toMatchObject({
+      name: 'Renamed',
+      description: 'keep me',
+      color: area.color,
+      lock_version: 1,
+    });
     expect(response.body.updated_at >= area.updated_at).toBe(true);
   });
 
   it('clears the description with null', async () => {
     const area = await createArea({ description: 'temporary' });
 
-    const response = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { description: null } });
+    const response = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { description: null },
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).not.toHaveProperty('description');
@@ -176,9 +205,24 @@ describe('Areas: update (JSON Merge Patch)', () => {
 
   it.each([
     { title: 'null name', body: { name: null }, type: 'field-required', pointer: '#/name' },
-    { title: 'blank description', body: { description: ' ' }, type: 'field-required', pointer: '#/description' },
-    { title: '1.5 as lock_version', body: { lock_version: 1.5 }, type: 'field-type-invalid', pointer: '#/lock_version' },
-    { title: 'string as lock_version', body: { lock_version: '0' }, type: 'field-type-invalid', pointer: '#/lock_version' },
+    {
+      title: 'blank description',
+      body: { description: ' ' },
+      type: 'field-required',
+      pointer: '#/description',
+    },
+    {
+      title: '1.5 as lock_version',
+      body: { lock_version: 1.5 },
+      type: 'field-type-invalid',
+      pointer: '#/lock_version',
+    },
+    {
+      title: 'string as lock_version',
+      body: { lock_version: '0' },
+      type: 'field-type-invalid',
+      pointer: '#/lock_version',
+    },
     { title: 'null colour', body: { color: null }, type: 'field-required', pointer: '#/color' },
   ])('rejects $title with 422 $type and changes nothing', async ({ body, type, pointer }) => {
     const area = await createArea({ description: 'unchanged' });
@@ -194,8 +238,14 @@ describe('Areas: update (JSON Merge Patch)', () => {
   it('writes when lock_version matches and answers 409 resource-conflict when it is stale', async () => {
     const area = await createArea();
 
-    const first = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { name: 'A', lock_version: 0 } });
-    const stale = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { name: 'B', lock_version: 0 } });
+    const first = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { name: 'A', lock_version: 0 },
+    });
+    const stale = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { name: 'B', lock_version: 0 },
+    });
 
     expect(first.status).toBe(200);
     expect(first.body.lock_version).toBe(1);
@@ -208,7 +258,10 @@ describe('Areas: update (JSON Merge Patch)', () => {
     const area = await createArea();
 
     await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { name: 'one' } });
-    const response = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: { name: 'two', lock_version: null } });
+    const response = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { name: 'two', lock_version: null },
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ name: 'two', lock_version: 2 });
@@ -253,12 +306,17 @@ describe('Areas: list', () => {
     }
 
     const byName = await call('GET', '/api/v2/areas?sort=name:desc&size=2', { token: beta });
-    const byColorThenName = await call('GET', '/api/v2/areas?sort=color:desc&sort=name:asc&size=100', { token: beta });
+    const byColorThenName = await call('GET', '/api/v2/areas?sort=color:desc&sort=name:asc&size=100', {
+      token: beta,
+    });
     const secondPage = await call('GET', '/api/v2/areas?sort=name:desc&size=2&page=1', { token: beta });
 
     expect(byName.status).toBe(200);
-    const ours = (list: Array<{ name: string }>) => list.map((a) => a.name).filter((n) => n.startsWith(prefix));
-    expect(ours(byName.body.items)).toEqual([`${prefix}-c`, `${prefix}-b`].slice(0, ours(byName.body.items).length));
+    const ours = (list: Array<{ name: string }>) =>
+      list.map((a) => a.name).filter((n) => n.startsWith(prefix));
+    expect(ours(byName.body.items)).toEqual(
+      [`${prefix}-c`, `${prefix}-b`].slice(0, ours(byName.body.items).length),
+    );
     expect(byName.body.page).toMatchObject({ size: 2, number: 0 });
     expect(byName.body.page.total_pages).toBe(Math.ceil(byName.body.page.total_elements / 2));
     expect(secondPage.body.page.number).toBe(1);

@@ -26,14 +26,19 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | undefined;
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) {
-    headers['content-type'] = options.contentType ?? (method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
+    headers['content-type'] =
+      options.contentType ?? (method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
   }
   const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
@@ -48,7 +53,9 @@ export async function call<T = any>(method: string, path: string, options: CallO
 
 const clients = new Map<string, { secret: string; realm: string }>(
   seed.workspaces.flatMap((workspace) =>
-    workspace.clients.map((client) => [client.client_id, { secret: client.client_secret, realm: workspace.realm }] as const),
+    workspace.clients.map(
+      (client) => [client.client_id, { secret: client.client_secret, realm: workspace.realm }] as const,
+    ),
   ),
 );
 const tokens = new Map<string, Promise<string>>();
@@ -62,7 +69,11 @@ export function tokenFor(clientId: string): Promise<string> {
     token = fetch(`${baseUrl()}/realms/${client.realm}/protocol/openid-connect/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: client.secret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: client.secret,
+      }),
     }).then(async (response) => {
       const json = (await response.json()) as { access_token?: string };
       if (!json.access_token) throw new Error(`no token for ${clientId}: ${JSON.stringify(json)}`);

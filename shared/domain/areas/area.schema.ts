@@ -5,23 +5,34 @@
 import { z } from 'zod';
 import { hexColor, lockVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
-import { sortParam, paginationQuery } from '../../http/query-params.ts';
+import { paginationQuery, sortParam } from '../../http/query-params.ts';
 
 const zipCode = text({ max: 16 }).check((ctx) => {
   if (ctx.value.trim() && !/^[A-Za-z0-9][A-Za-z0-9 -]*$/.test(ctx.value)) {
-    ctx.issues.push({ code: 'custom', input: ctx.value, message: 'may hold only letters, digits, spaces and hyphens' });
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      message: 'may hold only letters, digits, spaces and hyphens',
+    });
   }
 });
 
 function compareZip(a: string, b: string): number {
-  return /^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a.localeCompare(b, 'en', { numeric: true });
+  return /^\d+$/.test(a) && /^\d+$/.test(b)
+    ? Number(a) - Number(b)
+    : a.localeCompare(b, 'en', { numeric: true });
 }
 
 export const ZipRangeSchema = z
   .object({ from: zipCode, to: zipCode })
   .check((ctx) => {
     if (compareZip(ctx.value.from, ctx.value.to) > 0) {
-      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['to'], message: 'must not be lower than from' });
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['to'],
+        message: 'must not be lower than from',
+      });
     }
   })
   .meta({ id: 'ZipRange', description: 'Inclusive range of postal codes.' });

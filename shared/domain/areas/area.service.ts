@@ -26,7 +26,10 @@ export async function getArea(ctx: AuthenticatedContext, id: string): Promise<Ar
   return area;
 }
 
-export async function createArea(ctx: AuthenticatedContext, input: z.output<typeof CreateAreaSchema>): Promise<Area> {
+export async function createArea(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateAreaSchema>,
+): Promise<Area> {
   const now = new Date().toISOString();
   const area: Area = {
     id: uuidv7(),

@@ -21,7 +21,9 @@ export const TagSchema = z
 
 export type Tag = z.infer<typeof TagSchema>;
 
-export const CreateTagSchema = z.object({ name: text({ max: 255 }), color: cssColor() }).meta({ id: 'CreateTag' });
+export const CreateTagSchema = z
+  .object({ name: text({ max: 255 }), color: cssColor() })
+  .meta({ id: 'CreateTag' });
 
 export const UpdateTagSchema = z
   .object({ name: text({ max: 255 }).optional(), color: cssColor().optional(), lock_version: lockVersion() })

@@ -25,7 +25,10 @@ export async function getTag(ctx: AuthenticatedContext, id: string): Promise<Tag
   return tag;
 }
 
-export async function createTag(ctx: AuthenticatedContext, input: z.output<typeof CreateTagSchema>): Promise<Tag> {
+export async function createTag(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateTagSchema>,
+): Promise<Tag> {
   const now = new Date().toISOString();
   const tag: Tag = {
     id: uuidv7(),
@@ -40,7 +43,11 @@ export async function createTag(ctx: AuthenticatedContext, input: z.output<typeo
   return tag;
 }
 
-export async function updateTag(ctx: AuthenticatedContext, id: string, patch: z.output<typeof UpdateTagSchema>) {
+export async function updateTag(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateTagSchema>,
+) {
   const { after } = await updateVersioned<Tag>({
     load: () => tagStore.get(ctx.workspaceId, id),
     expectedVersion: patch.lock_version,
@@ -59,6 +66,7 @@ export async function updateTag(ctx: AuthenticatedContext, id: string, patch: z.
 export async function deleteTag(ctx: AuthenticatedContext, id: string): Promise<void> {
   await deleteExisting<Tag>({
     load: () => tagStore.get(ctx.workspaceId, id),
-    remove: (current) => tagStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'tag.deleted', resource(id), current)),
+    remove: (current) =>
+      tagStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'tag.deleted', resource(id), current)),
   });
 }

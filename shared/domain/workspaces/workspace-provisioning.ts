@@ -31,7 +31,8 @@ export interface WorkspaceSpec {
 }
 
 export const workspaceIdOf = (name: string) => uuidv5(`workspace:${name}`, namespace);
-export const userIdOf = (workspaceId: string, email: string) => uuidv5(`user:${workspaceId}:${email.toLowerCase()}`, namespace);
+export const userIdOf = (workspaceId: string, email: string) =>
+  uuidv5(`user:${workspaceId}:${email.toLowerCase()}`, namespace);
 export const serviceAccountIdOf = (workspaceId: string, clientId: string) =>
   uuidv5(`service-account:${workspaceId}:${clientId}`, namespace);
 
@@ -52,7 +53,10 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
 
   const principal = async (
     principalId: string,
-    fields: Omit<PrincipalRecord, 'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'>,
+    fields: Omit<
+      PrincipalRecord,
+      'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'
+    >,
   ): Promise<PrincipalRecord> => {
     const before = await getPrincipal(id, principalId);
     return {
@@ -85,7 +89,13 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
   for (const client of spec.clients) {
     const principalId = serviceAccountIdOf(id, client.client_id);
     writes.push(
-      principalWrite(await principal(principalId, { kind: 'service_account', roles: client.roles, client_id: client.client_id })),
+      principalWrite(
+        await principal(principalId, {
+          kind: 'service_account',
+          roles: client.roles,
+          client_id: client.client_id,
+        }),
+      ),
       clientWrite(spec.realm, {
         clientId: client.client_id,
         clientSecret: client.client_secret,

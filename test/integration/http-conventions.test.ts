@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { baseUrl, call, problemType, tokenFor } from '../support/api.ts';
+
+describe('HTTP conventions', () => {
+  it('answers unknown paths with a problem-document 404', async () => {
+    const response = await call('GET', '/api/v2/no-such-thing');
+
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.body).toMatchObject({ type: problemType('not-found'), status: 404 });
+  });
+
+  it('answers a wrong method with a problem-document 405 and an Allow header', async () => {
+    const response = await call('PUT', '/api/v2/areas');
+
+    expect(response.status).toBe(405);
+    expect(response.body.type).toEqual(problemType('method-not-allowed'));
+    expect(response.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('sends request-id on every answer and keeps an incoming correlation-id', async () => {
+    const token = await tokenFor('acme-admin');
+
+    const ok = await call('GET', '/api/v2/areas', { token, headers: { 'correlation-id': 'trace-abc-123' } });
+    const failed = await call('GET', '/api/v2/areas', { headers: { 'correlation-id': 'trace-def-456' } });
+    const unknown = await call('GET', '/nowhere', { headers: { 'correlation-id': 'trace-ghi-789' } });
+
+    expect(ok.headers.get('correlation-id')).toBe('trace-abc-123');
+    expect(failed.headers.get('correlation-id')).toBe('trace-def-456');
+    expect(unknown.headers.get('correlation-id')).toBe('trace-ghi-789');
+    for (const response of [ok, failed, unknown])
+      expect(response.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ok.headers.get('request-id')).not.toBe(failed.headers.get('request-id'));
+  });
+
+  it('uses the request id as correlation id when none is sent', async () => {
+    const response = await call('GET', '/api/v2/areas');
+
+    expect(response.headers.get('correlation-id')).toBe(response.headers.get('request-id'));
+  });
+
+  it('answers health without a token', async () => {
+    const response = await call('GET', '/health');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('publishes an OpenAPI 3.1 document without a token, with the public schema names', async () => {
+    const response = await call('GET', '/api/v2/openapi.json');
+
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(response.body.servers[0].url).toBe(baseUrl());
+    expect(Object.keys(response.body.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Area',
+        'CreateArea',
+        'UpdateArea',
+        'AreaList',
+        'Tag',
+        'CreateTag',
+        'UpdateTag',
+        'TagList',
+      ]),
+    );
+    expect(response.body.paths['/api/v2/areas/{area_id}'].patch.operationId).toBe('areas.update');
+  });
+
+  it('rejects bodies over 1 MiB with 413', async () => {
+    const token = await tokenFor('acme-admin');
+
+    const response = await call('POST', '/api/v2/areas', {
+      token,
+      body: { name: 'x', color: '#000000', description: 'a'.repeat(1_100_000) },
+    });
+
+    expect(response.status).toBe(413);
+    expect(response.body.type).toEqual(problemType('payload-too-large'));
+  });
+});
