@@ -22,6 +22,9 @@ try {
   const client = workspace?.clients[0];
   const realm = workspace?.realm ?? 'shared';
   console.log(
+    `fsm: DynamoDB Local at ${stack.endpoints.dynamodb} (table fsm); SQS/S3 emulator at ${stack.endpoints.aws}`,
+  );
+  console.log(
     `fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`,
   );
   console.log(`  OpenAPI:   ${baseUrl}/api/v2/openapi.json`);

@@ -2,15 +2,16 @@
  * The DynamoDB clients of this container. Created once and reused: on Lambda the connection
  * survives between invocations, locally it points at DynamoDB Local.
  *
- * A small middleware counts the calls per command so benchmarks and tests can assert what an
- * operation costs (`dynamoCallCounts()`); counting is a Map increment, cheap enough to stay on.
+ * A small middleware counts the calls made inside `countingDynamoCalls` so the local stack can
+ * report what a request cost; outside such a scope it does nothing but one lookup.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
-const callCounts = new Map<string, number>();
+const callScope = new AsyncLocalStorage<Map<string, number>>();
 
 export function dynamo(): DynamoDBDocumentClient {
   if (documentClient) return documentClient;
@@ -24,8 +25,9 @@ export function dynamo(): DynamoDBDocumentClient {
   });
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const name = context.commandName ?? 'unknown';
-      callCounts.set(name, (callCounts.get(name) ?? 0) + 1);
+      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+      const scoped = callScope.getStore();
+      if (scoped) scoped.set(name, (scoped.get(name) ?? 0) + 1);
       return next(args);
     },
     { step: 'initialize', name: 'fsmCallCounter' },
@@ -40,13 +42,16 @@ export function tableName(): string {
   return config().tableName;
 }
 
-/** Calls per SDK command name since the last reset, e.g. `{ GetItemCommand: 1 }`. */
-export function dynamoCallCounts(): Record<string, number> {
-  return Object.fromEntries(callCounts);
-}
-
-export function resetDynamoCallCounts(): void {
-  callCounts.clear();
+/**
+ * Run `work` and count the DynamoDB calls made on its behalf (and only those, even while other
+ * requests run concurrently): how the local stack reports what one request cost.
+ */
+export async function countingDynamoCalls<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; calls: Map<string, number> }> {
+  const calls = new Map<string, number>();
+  const result = await callScope.run(calls, work);
+  return { result, calls };
 }
 
 /** Drop the client (the local stack calls this after it has pointed the environment at the emulator). */

@@ -39,6 +39,8 @@ export interface LocalStackOptions {
 
 export interface LocalStack {
   baseUrl: string;
+  /** The emulators' endpoints, for tools (aws --endpoint-url) and benchmarks. */
+  endpoints: { dynamodb: string; aws: string };
   dataDir: string;
   seed: Seed;
   usedDemoSeed: boolean;
@@ -124,6 +126,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     return {
       baseUrl,
+      endpoints: { dynamodb: dynamodb.endpoint, aws: aws.endpoint },
       dataDir,
       seed,
       usedDemoSeed: !options.seedFile,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
+import { countingDynamoCalls } from '../data/client.ts';
 import type { ApiEvent, ApiHandler, ApiResult } from '../http/api-gateway.ts';
 import { ProblemError } from '../http/problem.ts';
 import { problemResult } from '../http/responses.ts';
@@ -98,8 +99,16 @@ export function writeResult(res: ServerResponse, result: ApiResult): void {
   res.end(body);
 }
 
+/**
+ * Invoke a handler as Lambda would. With FSM_REPORT_DYNAMODB_CALLS=true (benchmarks, local
+ * debugging) the answer carries `x-dynamodb-calls: GetItem=1` listing what the request cost.
+ */
 export async function invoke(handler: ApiHandler, event: ApiEvent, functionName: string): Promise<ApiResult> {
-  return handler(event, lambdaContext(functionName));
+  if (process.env.FSM_REPORT_DYNAMODB_CALLS !== 'true') return handler(event, lambdaContext(functionName));
+  const { result, calls } = await countingDynamoCalls(() => handler(event, lambdaContext(functionName)));
+  result.headers['x-dynamodb-calls'] =
+    [...calls].map(([name, count]) => `${name}=${count}`).join(', ') || 'none';
+  return result;
 }
 
 export function problemOnly(error: ProblemError, path: string): ApiResult {

@@ -1,0 +1,57 @@
+/**
+ * The service as a separate process, started exactly as a user starts it (`node bin/start.ts`,
+ * the `npm start` entry point), resolved once it printed its ready line.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface RunningService {
+  child: ChildProcess;
+  baseUrl: string;
+  /** DynamoDB Local's endpoint, as printed in the start-up output. */
+  dynamodbEndpoint: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Spawn `bin/start.ts` and resolve once it printed its ready line. */
+export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningService> {
+  const child = spawn(process.execPath, ['bin/start.ts'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`service not ready after ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /ready at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  const dynamodbEndpoint = /DynamoDB Local at (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+  return {
+    child,
+    baseUrl,
+    dynamodbEndpoint,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
