@@ -12,13 +12,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['shared/**/*.test.ts', 'functions/**/*.test.ts'],
-          exclude: ['shared/local-stack/**', 'node_modules/**'],
+          exclude: ['shared/local-stack/**', 'shared/identity/oidc-storage.test.ts', 'node_modules/**'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'shared/local-stack/**/*.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'shared/local-stack/**/*.test.ts',
+            'shared/identity/oidc-storage.test.ts',
+          ],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

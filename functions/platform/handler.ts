@@ -22,7 +22,7 @@ export const handler = createGroupHandler(routesOf('platform'), {
 /** API Gateway's `$default` route: only requests no route matched arrive here. */
 export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
   const requestId = randomUUID();
-  const correlationId = event.headers?.['correlation-id'] ?? requestId;
+  const correlationId = event.headers?.['correlation-id'] || requestId;
   let problem: ProblemError;
   try {
     matchRouteOrThrow(event.requestContext.http.method, event.rawPath);

@@ -3,6 +3,7 @@
  * write stores one in the same transaction as the change (the outbox); consumers of the table
  * stream (audit log today, SSE and webhooks later) receive it from there.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthenticatedContext } from '../http/request-context.ts';
 
@@ -35,7 +36,7 @@ export function previousAttributes(
   const previous: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (bookkeepingKeys.has(key)) continue;
-    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key] ?? null;
+    if (!isDeepStrictEqual(before[key], after[key])) previous[key] = before[key] ?? null;
   }
   return previous;
 }

@@ -86,10 +86,11 @@ export function uuid() {
   return z.uuid();
 }
 
-/** RFC 3339 date-time; a value without zone is read as UTC. Normalised to `...Z`. */
+/** RFC 3339 date-time with seconds; a value without zone is read as UTC. Normalised to `...Z`. */
 export function dateTime() {
   return z.iso
     .datetime({ offset: true, local: true })
+    .regex(/T\d\d:\d\d:\d\d/, 'must include seconds: YYYY-MM-DDTHH:mm:ss[.sss](Z|±HH:mm)')
     .transform((value) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`).toISOString());
 }
 

@@ -42,10 +42,11 @@ export function pagedListSchema<T extends z.ZodType>(item: T, name: string) {
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
+const isMissing = (value: unknown) => value === undefined || value === null;
+
+/** Compares two present values; missing values are placed by the caller, whatever the direction. */
 function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
-  if (a === undefined || a === null) return 1;
-  if (b === undefined || b === null) return -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   return collator.compare(String(a), String(b)) || (String(a) < String(b) ? -1 : 1);
 }
@@ -62,7 +63,13 @@ export function sortItems<T extends Record<string, unknown>>(
     : [...keys, { field: 'id', direction: 'asc' } as const];
   return [...items].sort((x, y) => {
     for (const { field, direction } of withTiebreak) {
-      const c = compareValues(x[field], y[field]);
+      const a = x[field];
+      const b = y[field];
+      if (isMissing(a) || isMissing(b)) {
+        if (isMissing(a) && isMissing(b)) continue;
+        return isMissing(a) ? 1 : -1;
+      }
+      const c = compareValues(a, b);
       if (c !== 0) return direction === 'asc' ? c : -c;
     }
     return 0;

@@ -118,7 +118,7 @@ export function createGroupHandler<R extends RouteSpec>(
     before: (request: KernelRequest) => {
       const requestId = randomUUID();
       const correlationId =
-        header(request.event, 'correlation-id') ?? header(request.event, 'x-correlation-id') ?? requestId;
+        header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id') || requestId;
       request.context.fsm = { requestId, correlationId };
       const route = byRouteKey.get(request.event.routeKey);
       if (!route) throw new ProblemError('not-found', { detail: 'No such route.' });

@@ -23,13 +23,21 @@ function integerParam(min: number, max: number) {
 }
 
 export function pageParam() {
-  return integerParam(0, Number.MAX_SAFE_INTEGER).optional().meta({ description: '0-based page number.' });
+  return integerParam(0, Number.MAX_SAFE_INTEGER)
+    .optional()
+    .meta({ type: 'integer', minimum: 0, default: 0, description: '0-based page number.' });
 }
 
 export function sizeParam(max = 100) {
   return integerParam(1, max)
     .optional()
-    .meta({ description: `Page size, 1..${max}, default 20.` });
+    .meta({
+      type: 'integer',
+      minimum: 1,
+      maximum: max,
+      default: 20,
+      description: `Page size, 1..${max}, default 20.`,
+    });
 }
 
 export function booleanParam() {

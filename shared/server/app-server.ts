@@ -48,7 +48,8 @@ export function createAppServer(options: AppServerOptions): Server {
       const problem = error instanceof ProblemError ? error : toProblemError(error, { path });
       const result = problemOnly(problem, path);
       const correlationId = req.headers['correlation-id'];
-      if (typeof correlationId === 'string') result.headers['correlation-id'] = correlationId;
+      if (typeof correlationId === 'string' && correlationId)
+        result.headers['correlation-id'] = correlationId;
       writeResult(res, result);
     }
   });
