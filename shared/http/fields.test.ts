@@ -169,6 +169,7 @@ describe('Function: dateTime', () => {
     { title: 'rejects a space instead of T', input: '2024-03-01 10:00:00Z' },
     { title: 'rejects month 13', input: '2024-13-01T10:00:00Z' },
     { title: 'rejects an hour-only offset', input: '2024-03-01T10:00:00+02' },
+    { title: 'rejects a time without seconds', input: '2024-03-01T10:00Z' },
     { title: 'rejects a number', input: 1709287200000 },
   ])('$title', ({ input }) => {
     // Act
