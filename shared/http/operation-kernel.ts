@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { authenticateOrThrow } from '../auth/authenticate.ts';
 import { config } from '../config.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
+import { inSchemaOrder } from './canonical-order.ts';
 import { toProblemError } from './error-mapper.ts';
 import { ProblemError, validationProblem } from './problem.ts';
 import { queryObjectFor } from './query-params.ts';
@@ -191,5 +192,6 @@ function toApiResult(route: RouteSpec, result: OperationResult, baseUrl: string)
       body: result.body,
     };
   }
-  return jsonResult(status, result.body, headers);
+  const body = route.success.schema ? inSchemaOrder(result.body, route.success.schema) : result.body;
+  return jsonResult(status, body, headers);
 }
