@@ -30,8 +30,10 @@ describe('npm start', () => {
     service = await startService({ DATA_DIR: dataDir, FSM_SEED: '' });
     const first = service.baseUrl;
     const running = service;
-    await vi.waitFor(() => expect(running.output()).toContain('demo-integration / demo-secret-1'));
-    expect(service.output()).toContain(`curl -s -H "Authorization: Bearer $TOKEN" ${first}/api/v2/areas`);
+    await vi.waitFor(() => {
+      expect(running.output()).toContain('demo-integration / demo-secret-1');
+      expect(running.output()).toContain(`curl -s -H "Authorization: Bearer $TOKEN" ${first}/api/v2/areas`);
+    });
     const bearer = await token(first);
     const created = await fetch(`${first}/api/v2/areas`, {
       method: 'POST',
