@@ -81,7 +81,29 @@ export function bearerTokenOrThrow(authorization: string | undefined): string {
   return match[1];
 }
 
+/**
+ * Tokens whose signature and claims were verified, until their expiry: a client sends the same
+ * token many times, and the RSA check plus key import is most of what authentication costs.
+ * Keyed by the whole token string, so only an identical token hits; expiry is checked on every
+ * hit. Bounded; cleared wholesale when full.
+ */
+const verifiedTokens = new Map<string, { token: VerifiedToken; expiresAt: number }>();
+const maxVerifiedTokens = 10_000;
+
 export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedToken> {
+  const hit = verifiedTokens.get(token);
+  if (hit) {
+    if (hit.expiresAt > Date.now() / 1000) return hit.token;
+    verifiedTokens.delete(token);
+    throw authenticationProblem('token_expired', 'The token has expired.');
+  }
+  const verified = await verifyUncachedOrThrow(token);
+  if (verifiedTokens.size >= maxVerifiedTokens) verifiedTokens.clear();
+  verifiedTokens.set(token, verified);
+  return verified.token;
+}
+
+async function verifyUncachedOrThrow(token: string): Promise<{ token: VerifiedToken; expiresAt: number }> {
   let issuer: string;
   try {
     const { payload } = decomposeUnverifiedJwt(token);
@@ -117,9 +139,12 @@ export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedT
     throw authenticationProblem('token_invalid', 'The token does not name a workspace principal.');
   }
   return {
-    realm,
-    subject,
-    workspaceId,
-    ...(typeof claims.client_id === 'string' ? { clientId: claims.client_id } : {}),
+    token: {
+      realm,
+      subject,
+      workspaceId,
+      ...(typeof claims.client_id === 'string' ? { clientId: claims.client_id } : {}),
+    },
+    expiresAt: typeof claims.exp === 'number' ? claims.exp : 0,
   };
 }
