@@ -118,6 +118,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region: config().region,
       tableName: localTableName,
       checkpointFile: join(dataDir, 'stream-checkpoint.json'),
+      intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
       onRecords: (event) =>
         processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
       log: (message, details) => logger.warn(message, details),
