@@ -1,9 +1,9 @@
 /** Areas: parse, call the domain, respond. */
 import * as areas from '../../shared/domain/areas/area.service.ts';
 import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
-import { routesOf } from '../../shared/routes/route-table.ts';
+import { areaRoutes } from '../../shared/routes/groups/areas.routes.ts';
 
-export const handler = createGroupHandler(routesOf('areas'), {
+export const handler = createGroupHandler(areaRoutes, {
   'areas.list': async ({ ctx, query }) => ({ body: await areas.listAreas(ctx, query) }),
   'areas.create': async ({ ctx, body }) => {
     const area = await areas.createArea(ctx, body);

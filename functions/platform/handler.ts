@@ -8,10 +8,10 @@ import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
 import { ProblemError } from '../../shared/http/problem.ts';
 import { problemResult } from '../../shared/http/responses.ts';
 import { openApiDocument } from '../../shared/openapi/openapi-document.ts';
+import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
 import { matchRouteOrThrow } from '../../shared/routes/route-matcher.ts';
-import { routesOf } from '../../shared/routes/route-table.ts';
 
-export const handler = createGroupHandler(routesOf('platform'), {
+export const handler = createGroupHandler(platformRoutes, {
   'platform.health': async () => ({ body: { status: 'ok' as const } }),
   'platform.openapi': async () => ({
     body: openApiDocument(),

@@ -1,9 +1,9 @@
 /** Tags: parse, call the domain, respond. */
 import * as tags from '../../shared/domain/tags/tag.service.ts';
 import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
-import { routesOf } from '../../shared/routes/route-table.ts';
+import { tagRoutes } from '../../shared/routes/groups/tags.routes.ts';
 
-export const handler = createGroupHandler(routesOf('tags'), {
+export const handler = createGroupHandler(tagRoutes, {
   'tags.list': async ({ ctx, query }) => ({ body: await tags.listTags(ctx, query) }),
   'tags.create': async ({ ctx, body }) => {
     const tag = await tags.createTag(ctx, body);

@@ -4,7 +4,8 @@
  * are never blank.
  */
 import { describe, expect, it } from 'vitest';
-import { cssColor, dateTime, hexColor, lockVersion, phoneNumber, text } from './fields.ts';
+import { cssColor, dateTime, hexColor, lockVersion, text } from './fields.ts';
+import { phoneNumber } from './phone-number.ts';
 import { ProblemError } from './problem.ts';
 import { parseOrThrow } from './validation.ts';
 

@@ -1,10 +1,10 @@
 /**
  * Field schemas shared by every resource, so each convention of SPEC.md is written once:
- * blank strings are `field-required`, colours, phone numbers (E.164 via libphonenumber-js, no
- * default country), RFC 3339 timestamps normalised to UTC, lock_version.
+ * blank strings are `field-required`, colours, RFC 3339 timestamps normalised to UTC,
+ * lock_version. Phone numbers live in phone-number.ts, so only the functions that take them
+ * bundle libphonenumber's metadata.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldIssueParams } from './validation.ts';
 
 const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
@@ -92,27 +92,4 @@ export function dateTime() {
     .datetime({ offset: true, local: true })
     .regex(/T\d\d:\d\d:\d\d/, 'must include seconds: YYYY-MM-DDTHH:mm:ss[.sss](Z|±HH:mm)')
     .transform((value) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`).toISOString());
-}
-
-/** A phone number with an explicit `+` country code, normalised to E.164. */
-export function phoneNumber() {
-  return text({ max: 32 }).transform((value, ctx) => {
-    const trimmed = value.trim();
-    if (!trimmed.startsWith('+')) {
-      ctx.issues.push({
-        code: 'custom',
-        input: value,
-        message: trimmed.startsWith('00')
-          ? 'international dial prefixes (00) are not accepted; start with + and the country code'
-          : 'national numbers are not accepted; start with + and the country code',
-      });
-      return z.NEVER;
-    }
-    const parsed = parsePhoneNumberFromString(trimmed);
-    if (!parsed?.isPossible()) {
-      ctx.issues.push({ code: 'custom', input: value, message: 'is not a valid phone number' });
-      return z.NEVER;
-    }
-    return parsed.number;
-  });
 }

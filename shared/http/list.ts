@@ -3,7 +3,7 @@
  * their partition (see shared/data/README.md for the cost model) and then sorted and sliced
  * here, so every list sorts and pages the same way.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SortOrder } from './query-params.ts';
 
 export const PageSchema = z

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../config.ts';
 import type { ApiEvent, ApiResult } from './api-gateway.ts';
 import { text } from './fields.ts';

@@ -3,7 +3,7 @@
  * array values, no commas at all in `sort`, singular keys given once, and paging bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProblemError } from './problem.ts';
 import { pageParam, queryObjectFor, sizeParam, sortParam } from './query-params.ts';
 import { parseQueryString } from './query-string.ts';

@@ -3,7 +3,7 @@
  * route's query schema validates. Array parameters are repeated plural keys; a literal comma
  * in an array value, any comma in `sort`, and a repeated singular key are 422s (SPEC.md, rule 2).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldError } from './problem.ts';
 import type { ParsedQuery } from './query-string.ts';
 

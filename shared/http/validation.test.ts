@@ -4,7 +4,7 @@
  * `field-type-invalid`, anything else `field-invalid`; pointers name the offending field.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { hexColor, lockVersion, text, uuid } from './fields.ts';
 import { ProblemError } from './problem.ts';
 import { parseOrThrow, toPointer } from './validation.ts';

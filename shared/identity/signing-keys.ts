@@ -96,3 +96,27 @@ function thumbprint(jwk: JsonWebKey): string {
   const canonical = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
   return createHash('sha256').update(canonical).digest('base64url');
 }
+
+/**
+ * A key store over a JWKS handed in by the platform (on AWS: Secrets Manager, injected into the
+ * container's environment). Checked once, at start, so a broken secret fails the deployment's
+ * health check instead of the first login.
+ */
+export function staticSigningKeyStore(jwksJson: string): SigningKeyStore {
+  let jwks: { keys?: unknown };
+  try {
+    jwks = JSON.parse(jwksJson) as { keys?: unknown };
+  } catch {
+    throw new Error('the signing JWKS is not valid JSON');
+  }
+  const keys = jwks.keys;
+  if (
+    !Array.isArray(keys) ||
+    keys.length === 0 ||
+    !keys.every((k) => typeof k === 'object' && k && 'd' in k)
+  ) {
+    throw new Error('the signing JWKS must hold at least one private key');
+  }
+  const value = { keys: keys as JsonWebKey[] };
+  return { privateJwks: async () => value };
+}

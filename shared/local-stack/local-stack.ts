@@ -102,11 +102,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     progress('applying the seed');
     await applySeed(seed);
 
+    // Created (or read) now, so a key problem stops the start instead of the first login.
+    const signingKeys = fileSigningKeyStore(join(dataDir, 'identity', 'signing-key.json'));
+    await signingKeys.privateJwks();
     const identity = createIdentityServer({
       authUrl: config().authUrl,
       audience: config().apiAudience,
       directory: tableIdentityDirectory,
-      keys: fileSigningKeyStore(join(dataDir, 'identity', 'signing-key.json')),
+      keys: signingKeys,
       adapterFactory: oidcAdapterFactory,
     });
     const server = createAppServer({ groupHandlers, identity });

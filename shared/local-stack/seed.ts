@@ -3,7 +3,7 @@
  * applied at every start (idempotently). Without it a demo workspace is seeded.
  */
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { roleNames } from '../auth/grants.ts';
 import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
 import { provisionWorkspace, type WorkspaceSpec } from '../domain/workspaces/workspace-provisioning.ts';

@@ -3,7 +3,7 @@
  * drift from what the service does. Schema names are the public concepts (Area, CreateArea,
  * UpdateArea, AreaList). Choices that SPEC.md leaves open are written into descriptions.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../config.ts';
 import { problemTypes } from '../http/problem-types.ts';
 import type { RouteSpec } from '../http/route-spec.ts';

@@ -1,7 +1,7 @@
 /**
  * The published shape of RFC 9457 problem documents.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ProblemSchema = z
   .object({

@@ -12,6 +12,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    dynamodbEndpoint: string;
   }
 }
 
@@ -20,6 +21,7 @@ export default async function setup(project: TestProject) {
   const service = await startService({ DATA_DIR: dataDir, FSM_SEED: 'test/support/test-seed.json' });
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);
+  project.provide('dynamodbEndpoint', service.dynamodbEndpoint);
   return async () => {
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@
  * Area: a service region of the workspace, described by postal-code ranges and shown in a
  * colour. Published schema names: Area, CreateArea, UpdateArea, AreaList.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { hexColor, lockVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';

@@ -1,7 +1,7 @@
 /**
  * Audit log entry: the record of one committed change, projected from the domain event.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTime } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery } from '../../http/query-params.ts';

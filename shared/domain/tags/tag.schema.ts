@@ -2,7 +2,7 @@
  * Tag: a coloured label users (and later other resources) carry. Everyone in the workspace
  * reads tags; writing them needs `tags:update`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { cssColor, lockVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';

@@ -1,0 +1,135 @@
+/**
+ * The REST surface: an HTTP API whose routes come from the route table, one Lambda per
+ * operation group with exactly the table access its group declares (table-access.ts), and a
+ * `$default` route whose Lambda answers problem-document 404/405 for everything else.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  HttpApi,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { type OperationGroup, operationGroups } from '../shared/routes/route-table.ts';
+import { functionEntry } from './bundling.ts';
+import type { EnvironmentSettings } from './environments.ts';
+import { addRoutesFromTable } from './route-integration.ts';
+import { ServiceFunction } from './service-function.ts';
+import { groupTableAccess, tableActions } from './table-access.ts';
+
+export interface ApiProps {
+  table: ITableV2;
+  settings: EnvironmentSettings;
+  /** FSM_* variables every function gets (base URL, auth URL, problems URL, audience). */
+  environment: Record<string, string>;
+}
+
+/** One JSON object per request; `requestId` is also the `apigw-requestid` response header. */
+const accessLogFields = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+};
+
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  readonly stage: HttpStage;
+  /** The Lambda of every operation group. */
+  readonly groupFunctions: Record<OperationGroup, ServiceFunction>;
+  /** The `$default` route's Lambda. */
+  readonly fallbackFunction: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { settings, table } = props;
+    const common = {
+      logRetention: settings.logRetention,
+      logLevel: settings.logLevel,
+      removalPolicy: settings.removalPolicy,
+      memorySize: settings.lambdaMemoryMb,
+      timeout: Duration.seconds(10),
+    };
+
+    this.httpApi = new HttpApi(this, 'HttpApi', {
+      description: 'Field service REST API; routes generated from shared/routes/route-table.ts',
+      createDefaultStage: false,
+    });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: settings.apiThrottle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
+      },
+    });
+
+    const functions = {} as Record<OperationGroup, ServiceFunction>;
+    for (const group of operationGroups) {
+      const access = groupTableAccess[group];
+      const fn = new ServiceFunction(this, `Group-${group}`, {
+        ...common,
+        entry: functionEntry(group),
+        description: `Operation group ${group}`,
+        environment: {
+          ...props.environment,
+          ...(access === 'none' ? {} : { FSM_TABLE_NAME: table.tableName }),
+        },
+      });
+      fn.allowTable(table, tableActions[access]);
+      functions[group] = fn;
+    }
+    this.groupFunctions = functions;
+
+    const lambdas = {} as Record<OperationGroup, IFunction>;
+    for (const group of operationGroups) lambdas[group] = functions[group].function;
+    const tableRoutes = addRoutesFromTable(this, this.httpApi, lambdas);
+
+    this.fallbackFunction = new ServiceFunction(this, 'Fallback', {
+      ...common,
+      entry: functionEntry('platform'),
+      handler: 'fallbackHandler',
+      description: 'Default route: problem-document 404/405 for requests no route matches',
+      environment: props.environment,
+    });
+    const defaultRoute = new HttpRoute(this, 'Route-$default', {
+      httpApi: this.httpApi,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('Integration-fallback', this.fallbackFunction.function),
+    });
+
+    for (const route of [...tableRoutes, defaultRoute]) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization happens in the Lambda kernel (shared/http/operation-kernel.ts): tokens come from ' +
+          'one issuer per realm, which an API Gateway JWT authorizer (one issuer) cannot verify; public ' +
+          'routes (health, OpenAPI, the 404 fallback) are public by design.',
+      });
+    }
+  }
+}

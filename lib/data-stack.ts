@@ -1,0 +1,194 @@
+/**
+ * The stateful part of an environment: the single table (with the outbox stream), the upload
+ * bucket, the webhook delivery queue with its dead-letter queue, the stream processor's failure
+ * queue and the identity provider's signing key. It changes rarely and is retained outside dev;
+ * the service stack can be destroyed and rebuilt around it.
+ */
+import { fileURLToPath } from 'node:url';
+import { CustomResource, Duration, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  AttributeType,
+  Billing,
+  StreamViewType,
+  TableEncryptionV2,
+  type TablePropsV2,
+  TableV2,
+} from 'aws-cdk-lib/aws-dynamodb';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  HttpMethods,
+  ObjectOwnership,
+} from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { tableDefinition } from '../shared/data/table-definition.ts';
+import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
+import { ServiceFunction } from './service-function.ts';
+import {
+  assertRetryScheduleFitsOrThrow,
+  deliveryQueueVisibilitySeconds,
+  deliveryRetentionSeconds,
+  maxDeliveryAttempts,
+} from './webhook-retries.ts';
+
+/** Browser uploads land under this prefix and stay there until the service applies them. */
+export const pendingUploadPrefix = 'pending/';
+/** Uploads nobody applied within this many days are deleted by the bucket lifecycle. */
+export const pendingUploadExpiryDays = 1;
+
+export interface DataStackProps extends StackProps {
+  envName: EnvironmentName;
+  settings: EnvironmentSettings;
+}
+
+export class DataStack extends Stack {
+  readonly table: TableV2;
+  readonly uploadBucket: Bucket;
+  readonly webhookDeliveryQueue: Queue;
+  readonly webhookDeadLetterQueue: Queue;
+  /** On-failure destination of the stream processor (metadata of batches it gave up on). */
+  readonly streamFailureQueue: Queue;
+  readonly signingKeySecret: Secret;
+  /** Every queue that only collects failures; the observability alarms watch their depth. */
+  readonly deadLetterQueues: Record<string, Queue>;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { settings } = props;
+    const removalPolicy = settings.removalPolicy;
+
+    this.table = new TableV2(this, 'Table', tableProps(settings));
+
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+      removalPolicy,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the server access log bucket; logging it into itself would loop.',
+    });
+
+    this.uploadBucket = new Bucket(this, 'Uploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: false,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'uploads/',
+      cors: [
+        {
+          // Browsers POST the form of a presigned POST straight to the bucket.
+          allowedMethods: [HttpMethods.POST],
+          allowedOrigins: [...settings.uploadCorsOrigins],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag', 'Location'],
+          maxAge: 3600,
+        },
+      ],
+      lifecycleRules: [
+        {
+          id: 'expire-unapplied-uploads',
+          prefix: pendingUploadPrefix,
+          expiration: Duration.days(pendingUploadExpiryDays),
+        },
+        { id: 'abort-incomplete-multipart', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy,
+    });
+
+    assertRetryScheduleFitsOrThrow();
+    this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeliveryDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.webhookDeliveryQueue = new Queue(this, 'WebhookDelivery', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Retries are visibility timeouts set per message (webhook-retries.ts), not delays.
+      deliveryDelay: Duration.seconds(0),
+      visibilityTimeout: Duration.seconds(deliveryQueueVisibilitySeconds),
+      retentionPeriod: Duration.seconds(deliveryRetentionSeconds),
+      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: maxDeliveryAttempts },
+      removalPolicy,
+    });
+
+    this.streamFailureQueue = new Queue(this, 'StreamProcessorFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    Validations.of(this.streamFailureQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        'Terminal queue: the on-failure destination of the stream processor. Its messages name the stream ' +
+        'batches that failed; an operator replays them (docs/deploy.md). A DLQ of a DLQ adds nothing.',
+    });
+    this.deadLetterQueues = {
+      'webhook-delivery-dlq': this.webhookDeadLetterQueue,
+      'stream-processor-failures': this.streamFailureQueue,
+    };
+
+    this.signingKeySecret = this.signingKey(settings);
+  }
+
+  /** The identity provider's signing JWKS, generated at deploy time (signing-key-resource.handler.ts). */
+  private signingKey(settings: EnvironmentSettings): Secret {
+    const generator = new ServiceFunction(this, 'SigningKeyGenerator', {
+      entry: fileURLToPath(new URL('./signing-key-resource.handler.ts', import.meta.url)),
+      description: 'Generates the identity provider signing key (CloudFormation custom resource)',
+      environment: {},
+      logRetention: settings.logRetention,
+      logLevel: 'info',
+      removalPolicy: settings.removalPolicy,
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+    });
+    const key = new CustomResource(this, 'SigningKey', {
+      serviceToken: generator.function.functionArn,
+      resourceType: 'Custom::SigningKey',
+      properties: { Generation: settings.signingKeyGeneration },
+    });
+    const secret = new Secret(this, 'SigningKeySecret', {
+      description: 'Private JWKS of the identity provider (RS256); first key signs.',
+      secretStringValue: SecretValue.resourceAttribute(key.getAttString('Jwks')),
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A signing key cannot rotate on a timer without publishing the next key first; rotation is a ' +
+        'deliberate step (bump signingKeyGeneration, then restart the container), see docs/deploy.md.',
+    });
+    return secret;
+  }
+}
+
+function tableProps(settings: EnvironmentSettings): TablePropsV2 {
+  return {
+    partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+    sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+    billing: Billing.onDemand(),
+    encryption: TableEncryptionV2.awsManagedKey(),
+    dynamoStream: StreamViewType[tableDefinition.streamViewType],
+    timeToLiveAttribute: tableDefinition.ttlAttribute,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: settings.tableDeletionProtection,
+    removalPolicy: settings.removalPolicy,
+    globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: AttributeType.STRING },
+    })),
+  };
+}

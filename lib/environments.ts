@@ -1,0 +1,201 @@
+/**
+ * Every deployable environment and everything that differs between them, in one typed place.
+ *
+ * The CDK app picks one with `-c env=<name>` (default `dev`). Anything not listed here is the
+ * same everywhere and lives next to the construct that uses it. Adding an environment is one
+ * more entry in `environments`; a missing field is a type error.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+
+export const environmentNames = ['dev', 'staging', 'prod'] as const;
+export type EnvironmentName = (typeof environmentNames)[number];
+
+export interface EnvironmentSettings {
+  /** Region of every stack. CloudFront certificates must still come from us-east-1. */
+  region: string;
+  /**
+   * Pin the AWS account. Leave undefined to deploy into the account of the CLI's credentials.
+   * A pinned account makes the VPC ask for availability zones: put the
+   * `availability-zones:account=…:region=…` entry into cdk.json (or let `cdk synth` with
+   * credentials write cdk.context.json once and commit it) so CI stays offline.
+   */
+  account?: string;
+  /** Explicit AZs keep `cdk synth` offline and the template identical in CI and on deploy. */
+  availabilityZones: readonly string[];
+  /** NAT gateways for the Fargate tasks' egress (ECR, Secrets Manager, logs). One is cheaper, two survive an AZ outage. */
+  natGateways: number;
+
+  /** What happens to the table, buckets, queues and secrets when the stack or resource goes away. */
+  removalPolicy: RemovalPolicy;
+  /** DynamoDB deletion protection (on outside dev). */
+  tableDeletionProtection: boolean;
+  /** Retention of every log group this app creates. */
+  logRetention: RetentionDays;
+  /** LOG_LEVEL of the functions and the container. */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+
+  /**
+   * Optional custom domain for the CloudFront distribution, the public base URL. Without it the
+   * distribution's `*.cloudfront.net` name is the base URL.
+   */
+  domain?: {
+    /** e.g. `api.example.com` */
+    name: string;
+    /** ACM certificate for `name`, issued in us-east-1 (CloudFront's requirement). */
+    certificateArn: string;
+    /** When given, an alias A/AAAA record is created in this hosted zone. */
+    hostedZone?: { id: string; name: string };
+  };
+  /**
+   * Optional AWS WAF web ACL (scope CLOUDFRONT, so created in us-east-1) for the distribution,
+   * by ARN. Managed outside this app because a CLOUDFRONT-scope ACL cannot live in this region.
+   */
+  webAclArn?: string;
+  /** FSM_PROBLEMS_BASE_URL; default `{base_url}/problems/`. */
+  problemsBaseUrl?: string;
+  /**
+   * FSM_AUTH_URL, the identity provider's origin (issuers are `{auth_url}/realms/{realm}`);
+   * default: the base URL, because CloudFront routes `/realms/*` to the container.
+   */
+  authUrl?: string;
+  /** FSM_API_AUDIENCE: the `aud` every access token must carry. */
+  apiAudience: string;
+  /** FSM_AUTH_CACHE_SECONDS. */
+  authCacheSeconds: number;
+  /**
+   * Origins allowed to POST browser uploads straight to the bucket. `*` is acceptable: a
+   * presigned POST is authorised by its signed policy, not by the page's origin.
+   */
+  uploadCorsOrigins: readonly string[];
+
+  /** Memory of every API function; CPU (and so cold start) scales with it. */
+  lambdaMemoryMb: number;
+  /** Stage-wide API Gateway throttling. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+  priceClass: PriceClass;
+
+  container: {
+    cpu: 256 | 512 | 1024 | 2048 | 4096;
+    memoryMiB: number;
+    minTasks: number;
+    maxTasks: number;
+    /** Target-tracking CPU utilisation. */
+    targetCpuPercent: number;
+    /** Open SSE/identity connections one task should carry (drives request-count scaling). */
+    connectionsPerTask: number;
+  };
+
+  alarms: {
+    /** Optional e-mail subscription of the alarm topic. */
+    email?: string;
+    period: Duration;
+    /** Lambda `Errors` per function and period at or above which the alarm fires. */
+    lambdaErrors: number;
+    /** Lambda `Throttles` per function and period. */
+    lambdaThrottles: number;
+    /** API Gateway `5xx` per period. */
+    api5xx: number;
+    /** Messages visible in a dead-letter queue. */
+    dlqDepth: number;
+  };
+
+  /**
+   * Bump to replace the identity provider's signing key (tokens signed by the old key stop
+   * verifying; restart the container afterwards). See docs/deploy.md.
+   */
+  signingKeyGeneration: number;
+}
+
+const euCentral = {
+  region: 'eu-central-1',
+  availabilityZones: ['eu-central-1a', 'eu-central-1b'],
+} as const;
+
+export const environments: Record<EnvironmentName, EnvironmentSettings> = {
+  dev: {
+    ...euCentral,
+    natGateways: 1,
+    removalPolicy: RemovalPolicy.DESTROY,
+    tableDeletionProtection: false,
+    logRetention: RetentionDays.ONE_WEEK,
+    logLevel: 'debug',
+    apiAudience: 'fsm-api',
+    authCacheSeconds: 5,
+    uploadCorsOrigins: ['*'],
+    lambdaMemoryMb: 1024,
+    apiThrottle: { rateLimit: 50, burstLimit: 100 },
+    priceClass: PriceClass.PRICE_CLASS_100,
+    container: {
+      cpu: 256,
+      memoryMiB: 512,
+      minTasks: 1,
+      maxTasks: 2,
+      targetCpuPercent: 70,
+      connectionsPerTask: 500,
+    },
+    alarms: { period: Duration.minutes(5), lambdaErrors: 5, lambdaThrottles: 1, api5xx: 5, dlqDepth: 1 },
+    signingKeyGeneration: 1,
+  },
+  staging: {
+    ...euCentral,
+    natGateways: 1,
+    removalPolicy: RemovalPolicy.RETAIN,
+    tableDeletionProtection: true,
+    logRetention: RetentionDays.ONE_MONTH,
+    logLevel: 'info',
+    apiAudience: 'fsm-api',
+    authCacheSeconds: 5,
+    uploadCorsOrigins: ['*'],
+    lambdaMemoryMb: 1024,
+    apiThrottle: { rateLimit: 200, burstLimit: 400 },
+    priceClass: PriceClass.PRICE_CLASS_100,
+    container: {
+      cpu: 512,
+      memoryMiB: 1024,
+      minTasks: 2,
+      maxTasks: 4,
+      targetCpuPercent: 60,
+      connectionsPerTask: 1000,
+    },
+    alarms: { period: Duration.minutes(5), lambdaErrors: 3, lambdaThrottles: 1, api5xx: 3, dlqDepth: 1 },
+    signingKeyGeneration: 1,
+  },
+  prod: {
+    ...euCentral,
+    natGateways: 2,
+    removalPolicy: RemovalPolicy.RETAIN,
+    tableDeletionProtection: true,
+    logRetention: RetentionDays.THREE_MONTHS,
+    logLevel: 'info',
+    apiAudience: 'fsm-api',
+    authCacheSeconds: 5,
+    uploadCorsOrigins: ['*'],
+    lambdaMemoryMb: 1024,
+    apiThrottle: { rateLimit: 1000, burstLimit: 2000 },
+    priceClass: PriceClass.PRICE_CLASS_ALL,
+    container: {
+      cpu: 1024,
+      memoryMiB: 2048,
+      minTasks: 2,
+      maxTasks: 10,
+      targetCpuPercent: 60,
+      connectionsPerTask: 2000,
+    },
+    alarms: { period: Duration.minutes(1), lambdaErrors: 1, lambdaThrottles: 1, api5xx: 1, dlqDepth: 1 },
+    signingKeyGeneration: 1,
+  },
+};
+
+export function isEnvironmentName(name: string): name is EnvironmentName {
+  return (environmentNames as readonly string[]).includes(name);
+}
+
+/** The settings for `-c env=<name>`; an unknown name is an error that lists the known ones. */
+export function environmentSettingsOrThrow(name: string): EnvironmentSettings {
+  if (!isEnvironmentName(name)) {
+    throw new Error(`Unknown environment "${name}" (-c env=...): use one of ${environmentNames.join(', ')}.`);
+  }
+  return environments[name];
+}

@@ -1,0 +1,131 @@
+/**
+ * Alarms and the SNS topic they notify. Every alarm is built from a list (functions, queues),
+ * so a new operation group or a new dead-letter queue is watched without touching this file.
+ *
+ * Logs are structured at the source: the functions and the container write one JSON object
+ * per line (shared/observability/logger.ts) carrying request-id and correlation-id, Lambda's
+ * JSON log format adds its own request id and filters by level, and API Gateway writes one
+ * JSON access-log object per request (api.ts).
+ */
+import { Duration } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ApplicationTargetGroup } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { EnvironmentSettings } from './environments.ts';
+
+export interface ObservabilityProps {
+  settings: EnvironmentSettings;
+  /** Every Lambda to watch for errors and throttles, by a readable name. */
+  functions: Record<string, IFunction>;
+  /** Queues that only fill up when something failed for good. */
+  deadLetterQueues: Record<string, IQueue>;
+  httpApi: IHttpApi;
+  streamProcessor: IFunction;
+  targetGroup: ApplicationTargetGroup;
+}
+
+export class Observability extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id);
+    const { settings } = props;
+    const thresholds = settings.alarms;
+
+    // CloudWatch can only publish to an encrypted topic whose key lets it: hence a customer key.
+    const key = new Key(this, 'TopicKey', {
+      description: 'Encrypts the alarm topic',
+      enableKeyRotation: true,
+      removalPolicy: settings.removalPolicy,
+    });
+    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey');
+    this.topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'Field service alarms',
+      masterKey: key,
+      enforceSSL: true,
+    });
+    if (thresholds.email) this.topic.addSubscription(new EmailSubscription(thresholds.email));
+    const action = new SnsAction(this.topic);
+
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string): Alarm => {
+      const created = new Alarm(this, name, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    for (const [name, fn] of Object.entries(props.functions)) {
+      alarm(
+        `${name}-Errors`,
+        fn.metricErrors({ period: thresholds.period, statistic: 'Sum' }),
+        thresholds.lambdaErrors,
+        `Lambda ${name} failed invocations (uncaught errors, timeouts).`,
+      );
+      alarm(
+        `${name}-Throttles`,
+        fn.metricThrottles({ period: thresholds.period, statistic: 'Sum' }),
+        thresholds.lambdaThrottles,
+        `Lambda ${name} was throttled (concurrency limit).`,
+      );
+    }
+
+    for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
+      alarm(
+        `${name}-Depth`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: thresholds.period, statistic: 'Maximum' }),
+        thresholds.dlqDepth,
+        `Dead-letter queue ${name} holds messages: something failed for good and waits for an operator.`,
+      );
+    }
+
+    alarm(
+      'Api-5xx',
+      new Metric({
+        namespace: 'AWS/ApiGateway',
+        metricName: '5xx',
+        dimensionsMap: { ApiId: props.httpApi.apiId },
+        period: thresholds.period,
+        statistic: 'Sum',
+      }),
+      thresholds.api5xx,
+      'The HTTP API answered 5xx (function errors, integration failures).',
+    );
+
+    alarm(
+      'StreamProcessor-IteratorAge',
+      props.streamProcessor.metric('IteratorAge', { period: thresholds.period, statistic: 'Maximum' }),
+      Duration.minutes(5).toMilliseconds(),
+      'Domain events wait more than 5 minutes in the outbox stream: consumers lag or fail.',
+    );
+
+    alarm(
+      'Realtime-UnhealthyTargets',
+      props.targetGroup.metrics.unhealthyHostCount({ period: thresholds.period, statistic: 'Maximum' }),
+      1,
+      'A container task fails its /health check.',
+    );
+  }
+}

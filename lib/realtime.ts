@@ -1,0 +1,219 @@
+/**
+ * The long-lived-connection side: one container image built from this repository
+ * (Dockerfile, `node bin/serve-container.ts`), on Fargate behind an internal Application Load
+ * Balancer that only CloudFront reaches (VPC origin). Today the container serves the identity
+ * provider under /realms/*; the SSE stream will be one more entry of the same container.
+ *
+ * Timeouts, from the inside out: the SSE server sends a heartbeat every 30 s and ends a
+ * connection after 90 s (clients reconnect with Last-Event-ID). The ALB's idle timeout (120 s)
+ * is longer than both, so the ALB never cuts a healthy stream; CloudFront's origin read
+ * timeout (edge.ts, 60 s) is longer than the heartbeat gap.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  FlowLogDestination,
+  FlowLogTrafficType,
+  IpAddresses,
+  Peer,
+  Port,
+  SubnetType,
+  Vpc,
+} from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import {
+  Cluster,
+  ContainerImage,
+  ContainerInsights,
+  CpuArchitecture,
+  Secret as EcsSecret,
+  FargateService,
+  FargateTaskDefinition,
+  LogDrivers,
+  OperatingSystemFamily,
+} from 'aws-cdk-lib/aws-ecs';
+import {
+  ApplicationLoadBalancer,
+  ApplicationProtocol,
+  type ApplicationTargetGroup,
+} from 'aws-cdk-lib/aws-elasticloadbalancingv2';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { repoRoot } from './bundling.ts';
+import type { EnvironmentSettings } from './environments.ts';
+import { tableResources } from './service-function.ts';
+import { containerTableActions } from './table-access.ts';
+
+/** The port `bin/serve-container.ts` listens on (it reads PORT). */
+export const containerPort = 8080;
+/** The VPC's range, literal so the ALB's ingress rule is readable (and checkable) at synth. */
+export const vpcCidr = '10.40.0.0/16';
+/** Outlasts the SSE heartbeat (30 s) and the server's 90 s connection lifetime. */
+export const albIdleTimeout = Duration.seconds(120);
+/** SSE connections end after 90 s anyway: draining a task waits for them, not longer. */
+export const deregistrationDelay = Duration.seconds(100);
+/** Connections live 90 s, so each open connection makes 60/90 requests per minute. */
+export const sseConnectionLifetimeSeconds = 90;
+
+export interface RealtimeProps {
+  settings: EnvironmentSettings;
+  table: ITableV2;
+  signingKeySecret: ISecret;
+  /** FSM_* variables shared with the Lambdas. */
+  environment: Record<string, string>;
+  /** Where the ALB writes its access logs. */
+  logBucket: IBucket;
+}
+
+export class Realtime extends Construct {
+  readonly vpc: Vpc;
+  readonly loadBalancer: ApplicationLoadBalancer;
+  readonly service: FargateService;
+  readonly targetGroup: ApplicationTargetGroup;
+
+  constructor(scope: Construct, id: string, props: RealtimeProps) {
+    super(scope, id);
+    const { settings } = props;
+
+    const flowLogs = new LogGroup(this, 'FlowLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    this.vpc = new Vpc(this, 'Vpc', {
+      ipAddresses: IpAddresses.cidr(vpcCidr),
+      availabilityZones: [...settings.availabilityZones],
+      natGateways: settings.natGateways,
+      subnetConfiguration: [
+        { name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24 },
+        { name: 'private', subnetType: SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 20 },
+      ],
+      flowLogs: {
+        all: {
+          destination: FlowLogDestination.toCloudWatchLogs(flowLogs),
+          trafficType: FlowLogTrafficType.REJECT,
+        },
+      },
+    });
+
+    const cluster = new Cluster(this, 'Cluster', {
+      vpc: this.vpc,
+      containerInsightsV2: ContainerInsights.ENABLED,
+    });
+
+    const taskDefinition = new FargateTaskDefinition(this, 'Task', {
+      cpu: settings.container.cpu,
+      memoryLimitMiB: settings.container.memoryMiB,
+      runtimePlatform: {
+        cpuArchitecture: CpuArchitecture.ARM64,
+        operatingSystemFamily: OperatingSystemFamily.LINUX,
+      },
+    });
+    const containerLogs = new LogGroup(this, 'ContainerLogs', {
+      retention: settings.logRetention,
+      removalPolicy: settings.removalPolicy,
+    });
+    // The root filesystem is read-only; /tmp is a task-local scratch volume.
+    taskDefinition.addVolume({ name: 'tmp' });
+    const container = taskDefinition.addContainer('app', {
+      // Built from the repository's Dockerfile; at synth the context is only copied into cdk.out.
+      image: ContainerImage.fromAsset(repoRoot, { file: 'Dockerfile', platform: Platform.LINUX_ARM64 }),
+      logging: LogDrivers.awsLogs({ streamPrefix: 'app', logGroup: containerLogs }),
+      environment: {
+        ...props.environment,
+        FSM_TABLE_NAME: props.table.tableName,
+        LOG_LEVEL: settings.logLevel,
+        PORT: String(containerPort),
+      },
+      secrets: {
+        // The private JWKS; the provider signs with its first key.
+        FSM_SIGNING_JWKS: EcsSecret.fromSecretsManager(props.signingKeySecret),
+      },
+      portMappings: [{ containerPort }],
+      readonlyRootFilesystem: true,
+      stopTimeout: Duration.seconds(30),
+    });
+    container.addMountPoints({ containerPath: '/tmp', sourceVolume: 'tmp', readOnly: false });
+    taskDefinition.addToTaskRolePolicy(
+      new PolicyStatement({ actions: [...containerTableActions], resources: tableResources(props.table) }),
+    );
+
+    this.loadBalancer = new ApplicationLoadBalancer(this, 'LoadBalancer', {
+      vpc: this.vpc,
+      internetFacing: false,
+      vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
+      idleTimeout: albIdleTimeout,
+      dropInvalidHeaderFields: true,
+    });
+    this.loadBalancer.logAccessLogs(props.logBucket, 'alb');
+    // CloudFront's VPC origin reaches the internal ALB through network interfaces it places in
+    // this VPC's subnets; nothing outside the VPC can route to an internal ALB at all.
+    this.loadBalancer.connections.allowFrom(Peer.ipv4(vpcCidr), Port.tcp(80), 'CloudFront VPC origin');
+
+    this.service = new FargateService(this, 'Service', {
+      cluster,
+      taskDefinition,
+      desiredCount: settings.container.minTasks,
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+      assignPublicIp: false,
+      vpcSubnets: { subnetType: SubnetType.PRIVATE_WITH_EGRESS },
+      circuitBreaker: { enable: true, rollback: true },
+      healthCheckGracePeriod: Duration.seconds(60),
+    });
+
+    const listener = this.loadBalancer.addListener('Http', {
+      port: 80,
+      protocol: ApplicationProtocol.HTTP,
+      // Only CloudFront's VPC origin may connect (rule above), not 0.0.0.0/0.
+      open: false,
+    });
+    this.targetGroup = listener.addTargets('App', {
+      port: containerPort,
+      protocol: ApplicationProtocol.HTTP,
+      targets: [this.service],
+      deregistrationDelay,
+      healthCheck: {
+        path: '/health',
+        healthyHttpCodes: '200',
+        interval: Duration.seconds(15),
+        timeout: Duration.seconds(5),
+        healthyThresholdCount: 2,
+        unhealthyThresholdCount: 3,
+      },
+    });
+
+    const scaling = this.service.autoScaleTaskCount({
+      minCapacity: settings.container.minTasks,
+      maxCapacity: settings.container.maxTasks,
+    });
+    scaling.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: settings.container.targetCpuPercent });
+    scaling.scaleOnRequestCount('Connections', {
+      targetGroup: this.targetGroup,
+      requestsPerTarget: Math.max(
+        1,
+        Math.round((settings.container.connectionsPerTask * 60) / sseConnectionLifetimeSeconds),
+      ),
+    });
+
+    this.acknowledgeNagFindings(taskDefinition);
+  }
+
+  private acknowledgeNagFindings(taskDefinition: FargateTaskDefinition): void {
+    const executionRole = taskDefinition.obtainExecutionRole();
+    Validations.of(executionRole).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'ecr:GetAuthorizationToken has no resource-level permissions (AWS requires Resource "*"); every ' +
+        'other statement of the execution role names its repository, log group and secret.',
+    });
+    Validations.of(taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason:
+        'The environment holds public configuration only (URLs, table name, log level, port); the ' +
+        'signing key comes from Secrets Manager through `secrets`.',
+    });
+  }
+}

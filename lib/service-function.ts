@@ -1,0 +1,113 @@
+/**
+ * One Lambda of this service: NodejsFunction bundled locally by esbuild (see bundling.ts),
+ * arm64, nodejs24.x, JSON logs into its own log group, and a role of its own that may only
+ * write that log group until the caller adds exactly what the function touches.
+ *
+ * The role is built here instead of taking NodejsFunction's default, which attaches the
+ * AWSLambdaBasicExecutionRole managed policy (logs on every log group of the account).
+ */
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+} from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../shared/data/table-definition.ts';
+import { lambdaBundling, repoRoot } from './bundling.ts';
+
+export interface ServiceFunctionProps {
+  /** Absolute path of the entry module. */
+  entry: string;
+  /** Exported handler name. */
+  handler?: string;
+  description: string;
+  environment: Record<string, string>;
+  logRetention: RetentionDays;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  removalPolicy: RemovalPolicy;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+const applicationLogLevels = {
+  debug: ApplicationLogLevel.DEBUG,
+  info: ApplicationLogLevel.INFO,
+  warn: ApplicationLogLevel.WARN,
+  error: ApplicationLogLevel.ERROR,
+} as const;
+
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.description} (Lambda execution role)`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: props.handler ?? 'handler',
+      description: props.description,
+      projectRoot: repoRoot,
+      depsLockFilePath: `${repoRoot}/package-lock.json`,
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: applicationLogLevels[props.logLevel],
+      systemLogLevelV2: SystemLogLevel.INFO,
+      environment: {
+        ...props.environment,
+        LOG_LEVEL: props.logLevel,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        forceDockerBundling: false,
+        target: lambdaBundling.target,
+        format: lambdaBundling.format === 'esm' ? OutputFormat.ESM : OutputFormat.CJS,
+        minify: lambdaBundling.minify,
+        sourceMap: lambdaBundling.sourceMap,
+        sourcesContent: lambdaBundling.sourcesContent,
+        mainFields: [...lambdaBundling.mainFields],
+        bundleAwsSDK: lambdaBundling.bundleAwsSdk,
+        esbuildArgs: lambdaBundling.bundleAwsSdk
+          ? Object.fromEntries(
+              Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
+            )
+          : {},
+      },
+    });
+  }
+
+  /** Allow exactly these DynamoDB actions on the table (and its indexes, once it has some). */
+  allowTable(table: ITableV2, actions: readonly string[]): void {
+    if (actions.length === 0) return;
+    this.role.addToPolicy(new PolicyStatement({ actions: [...actions], resources: tableResources(table) }));
+  }
+}
+
+/** The table's ARN, plus its index ARNs when the table definition has indexes. */
+export function tableResources(table: ITableV2): string[] {
+  return tableDefinition.indexes.length > 0
+    ? [table.tableArn, `${table.tableArn}/index/*`]
+    : [table.tableArn];
+}

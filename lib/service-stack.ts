@@ -1,0 +1,126 @@
+/**
+ * The stateless part of an environment: API (HTTP API + one Lambda per operation group), the
+ * event Lambdas, the Fargate container behind its load balancer, the CloudFront distribution
+ * in front of both, and the alarms.
+ *
+ * Why API, realtime and edge share one stack: the functions and the container must know the
+ * public base URL (FSM_BASE_URL, FSM_AUTH_URL: the issuer), which is the distribution's domain,
+ * while the distribution needs the API's and the load balancer's addresses. Across stacks
+ * that is a reference cycle; inside one stack CloudFormation orders it itself (API and load
+ * balancer → distribution → functions and task definition). The base URL is a lazy value
+ * that resolves to the custom domain when one is configured, else to the distribution's
+ * `*.cloudfront.net` name. Stateful resources live in DataStack, so this stack can be
+ * replaced freely.
+ */
+import { CfnOutput, Duration, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { Api } from './api.ts';
+import type { DataStack } from './data-stack.ts';
+import { Edge } from './edge.ts';
+import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
+import { Events } from './events.ts';
+import { Observability } from './observability.ts';
+import { Realtime } from './realtime.ts';
+
+export interface ServiceStackProps extends StackProps {
+  envName: EnvironmentName;
+  settings: EnvironmentSettings;
+  data: DataStack;
+  /**
+   * Entry of the webhook delivery Lambda. Undefined until functions/webhook-delivery/handler.ts
+   * exists (see Events.addWebhookDelivery); then bin/app.ts passes it.
+   */
+  webhookDeliveryEntry?: string;
+}
+
+export class ServiceStack extends Stack {
+  readonly api: Api;
+  readonly events: Events;
+  readonly realtime: Realtime;
+  readonly edge: Edge;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { settings, data } = props;
+
+    // Resolved at synth, after the distribution below exists.
+    let edge: Edge | undefined;
+    const baseUrl = Lazy.string({
+      produce: () => {
+        if (!edge) throw new Error('The base URL was read before the distribution was created.');
+        return edge.baseUrl;
+      },
+    });
+    const environment = {
+      FSM_BASE_URL: baseUrl,
+      FSM_AUTH_URL: settings.authUrl ?? baseUrl,
+      FSM_PROBLEMS_BASE_URL: settings.problemsBaseUrl ?? `${baseUrl}/problems/`,
+      FSM_API_AUDIENCE: settings.apiAudience,
+      FSM_AUTH_CACHE_SECONDS: String(settings.authCacheSeconds),
+    };
+
+    const logBucket = new Bucket(this, 'EdgeLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      // ALB access logs require SSE-S3; CloudFront standard logs require ACLs (object writer).
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(logBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket receives the ALB and CloudFront access logs; logging it into itself would loop.',
+    });
+
+    this.api = new Api(this, 'Api', { table: data.table, settings, environment });
+    this.events = new Events(this, 'Events', {
+      table: data.table,
+      settings,
+      environment,
+      streamFailureQueue: data.streamFailureQueue,
+    });
+    const webhookDelivery = props.webhookDeliveryEntry
+      ? this.events.addWebhookDelivery(props.webhookDeliveryEntry, data.webhookDeliveryQueue)
+      : undefined;
+
+    this.realtime = new Realtime(this, 'Realtime', {
+      settings,
+      table: data.table,
+      signingKeySecret: data.signingKeySecret,
+      environment,
+      logBucket,
+    });
+
+    edge = new Edge(this, 'Edge', {
+      settings,
+      httpApi: this.api.httpApi,
+      loadBalancer: this.realtime.loadBalancer,
+      logBucket,
+    });
+    this.edge = edge;
+
+    this.observability = new Observability(this, 'Observability', {
+      settings,
+      functions: {
+        ...Object.fromEntries(
+          Object.entries(this.api.groupFunctions).map(([group, fn]) => [group, fn.function]),
+        ),
+        fallback: this.api.fallbackFunction.function,
+        'stream-processor': this.events.streamProcessor.function,
+        ...(webhookDelivery ? { 'webhook-delivery': webhookDelivery.function } : {}),
+      },
+      deadLetterQueues: data.deadLetterQueues,
+      httpApi: this.api.httpApi,
+      streamProcessor: this.events.streamProcessor.function,
+      targetGroup: this.realtime.targetGroup,
+    });
+
+    new CfnOutput(this, 'BaseUrl', { value: baseUrl, description: 'Public base URL (CloudFront)' });
+    new CfnOutput(this, 'DistributionId', { value: edge.distribution.distributionId });
+    new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
+  }
+}

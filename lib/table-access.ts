@@ -1,0 +1,53 @@
+/**
+ * Who may do what on the single table, in one place. Every operation group of the route table
+ * must declare its access (a group missing here does not compile), and the IAM statements of
+ * every function and of the container are built from these action lists, never from `grant*`
+ * helpers that hand out more (Scan, BatchWriteItem, DescribeTable...).
+ *
+ * DynamoDB has no IAM action for transactions: TransactWriteItems is authorised per item as
+ * PutItem / DeleteItem / UpdateItem / ConditionCheckItem, TransactGetItems as GetItem.
+ */
+import type { OperationGroup } from '../shared/routes/route-table.ts';
+
+export type TableAccess = 'none' | 'read' | 'read-write';
+
+/**
+ * The data layer (shared/data/table.ts) reads with GetItem and Query and writes through
+ * TransactWriteItems made of conditional Put and Delete items.
+ */
+export const groupTableAccess = {
+  platform: 'none',
+  areas: 'read-write',
+  tags: 'read-write',
+  'audit-logs': 'read',
+} as const satisfies Record<OperationGroup, TableAccess>;
+
+export const tableActions = {
+  none: [],
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+} as const satisfies Record<TableAccess, readonly string[]>;
+
+/** The stream processor writes the audit projection with single unconditional puts. */
+export const streamProcessorTableActions = ['dynamodb:PutItem'] as const;
+
+/**
+ * The container's identity provider keeps its sessions, grants and codes in the table
+ * (shared/identity/oidc-storage.ts): Get/Put/Delete, Update to mark codes consumed, Query for
+ * revocation by grant.
+ */
+export const containerTableActions = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+
+/** The stream permissions Lambda's event source mapping needs (ListStreams has no resource scope). */
+export const streamReadActions = [
+  'dynamodb:DescribeStream',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:ListStreams',
+] as const;

@@ -1,0 +1,31 @@
+/**
+ * Phone numbers (SPEC.md, Conventions): an explicit `+` country code is required, common
+ * formatting is accepted, the result is E.164. National numbers and `00` dial prefixes are
+ * field-level 422s; no default country is ever assumed. Parsing is libphonenumber-js.
+ */
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import * as z from 'zod';
+import { text } from './fields.ts';
+
+/** A phone number with an explicit `+` country code, normalised to E.164. */
+export function phoneNumber() {
+  return text({ max: 32 }).transform((value, ctx) => {
+    const trimmed = value.trim();
+    if (!trimmed.startsWith('+')) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message: trimmed.startsWith('00')
+          ? 'international dial prefixes (00) are not accepted; start with + and the country code'
+          : 'national numbers are not accepted; start with + and the country code',
+      });
+      return z.NEVER;
+    }
+    const parsed = parsePhoneNumberFromString(trimmed);
+    if (!parsed?.isPossible()) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'is not a valid phone number' });
+      return z.NEVER;
+    }
+    return parsed.number;
+  });
+}

@@ -1,0 +1,28 @@
+/** Routes of the `platform` operation group (one Lambda); part of the route table. */
+import * as z from 'zod';
+import type { RouteSpec } from '../../http/route-spec.ts';
+
+const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+export const platformRoutes = [
+  {
+    operationId: 'platform.health',
+    method: 'GET',
+    path: '/health',
+    group: 'platform',
+    summary: 'Liveness check',
+    tags: ['Platform'],
+    auth: 'none',
+    success: { status: 200, description: 'The service answers.', schema: HealthSchema },
+  },
+  {
+    operationId: 'platform.openapi',
+    method: 'GET',
+    path: '/api/v2/openapi.json',
+    group: 'platform',
+    summary: 'This OpenAPI 3.1 document',
+    tags: ['Platform'],
+    auth: 'none',
+    success: { status: 200, description: 'The OpenAPI document.' },
+  },
+] as const satisfies readonly RouteSpec[];

@@ -1,0 +1,139 @@
+/**
+ * Least privilege: each function's role allows exactly what its group declares in
+ * lib/table-access.ts, plus writing its own log group, and nothing anywhere uses `*` actions.
+ */
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import type { ServiceFunction } from '../../lib/service-function.ts';
+import {
+  containerTableActions,
+  groupTableAccess,
+  streamProcessorTableActions,
+  streamReadActions,
+  tableActions,
+} from '../../lib/table-access.ts';
+import { operationGroups } from '../../shared/routes/route-table.ts';
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+type Resource = { Type: string; Properties: Record<string, any> };
+
+let stacks: EnvironmentStacks;
+let templates: Template[];
+
+beforeAll(() => {
+  const app = createApp();
+  stacks = addEnvironmentStacks(app, 'dev', { nag: false });
+  templates = [Template.fromStack(stacks.data), Template.fromStack(stacks.service)];
+}, 120_000);
+
+function actionsOf(statement: Statement): string[] {
+  return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+}
+
+/** Every statement of every policy attached to the role, and the role's managed policies. */
+function roleGrants(fn: ServiceFunction): { statements: Statement[]; managed: unknown[] } {
+  const stack = Stack.of(fn);
+  const roleId = stack.getLogicalId(fn.role.node.defaultChild as never);
+  const resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  const statements: Statement[] = [];
+  for (const resource of Object.values(resources)) {
+    if (resource.Type !== 'AWS::IAM::Policy') continue;
+    const roles = resource.Properties.Roles as Array<{ Ref: string }>;
+    if (roles.some((role) => role.Ref === roleId))
+      statements.push(...resource.Properties.PolicyDocument.Statement);
+  }
+  const role = resources[roleId]!;
+  for (const inline of (role.Properties.Policies ?? []) as Array<{
+    PolicyDocument: { Statement: Statement[] };
+  }>) {
+    statements.push(...inline.PolicyDocument.Statement);
+  }
+  return { statements, managed: role.Properties.ManagedPolicyArns ?? [] };
+}
+
+function dynamoActions(statements: Statement[]): string[] {
+  return statements
+    .flatMap(actionsOf)
+    .filter((action) => action.startsWith('dynamodb:'))
+    .sort();
+}
+
+function nonLogActions(statements: Statement[]): string[] {
+  return statements
+    .flatMap(actionsOf)
+    .filter((action) => !['logs:CreateLogStream', 'logs:PutLogEvents'].includes(action))
+    .sort();
+}
+
+describe('IAM: operation groups', () => {
+  it.each(operationGroups.map((group) => ({ group, access: groupTableAccess[group] })))(
+    'group $group gets $access table access and nothing else',
+    ({ group, access }) => {
+      // Act
+      const { statements, managed } = roleGrants(stacks.service.api.groupFunctions[group]);
+      // Assess
+      expect(managed).toEqual([]);
+      expect(nonLogActions(statements)).toEqual([...tableActions[access]].sort());
+    },
+  );
+
+  it('scopes table statements to the table, not to `*`', () => {
+    const { statements } = roleGrants(stacks.service.api.groupFunctions.areas);
+    const table = statements.find((statement) => actionsOf(statement).some((a) => a.startsWith('dynamodb:')));
+    expect(table?.Resource).toEqual(Stack.of(stacks.service).resolve(stacks.data.table.tableArn));
+  });
+
+  it('gives the $default fallback no data access at all', () => {
+    const { statements } = roleGrants(stacks.service.api.fallbackFunction);
+    expect(nonLogActions(statements)).toEqual([]);
+  });
+});
+
+describe('IAM: event functions and container', () => {
+  it('lets the stream processor put projections, read the stream and report failures', () => {
+    const { statements, managed } = roleGrants(stacks.service.events.streamProcessor);
+    expect(managed).toEqual([]);
+    expect(dynamoActions(statements)).toEqual([...streamProcessorTableActions, ...streamReadActions].sort());
+    expect(nonLogActions(statements).filter((a) => a.startsWith('sqs:'))).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+  });
+
+  it("gives the container's task role exactly the identity provider's table actions", () => {
+    const service = Template.fromStack(stacks.service).toJSON().Resources as Record<string, Resource>;
+    const taskRole = stacks.service.realtime.service.taskDefinition.taskRole;
+    const roleId = stacks.service.getLogicalId(taskRole.node.defaultChild as never);
+    const statements = Object.values(service)
+      .filter(
+        (r) =>
+          r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === roleId),
+      )
+      .flatMap((r) => r.Properties.PolicyDocument.Statement as Statement[]);
+    expect(dynamoActions(statements)).toEqual([...containerTableActions].sort());
+  });
+});
+
+describe('IAM: every policy of every stack', () => {
+  it('uses no wildcard actions', () => {
+    for (const template of templates) {
+      const resources = template.toJSON().Resources as Record<string, Resource>;
+      for (const [id, resource] of Object.entries(resources)) {
+        const documents =
+          resource.Type === 'AWS::IAM::Policy'
+            ? [resource.Properties.PolicyDocument]
+            : resource.Type === 'AWS::IAM::Role'
+              ? (resource.Properties.Policies ?? []).map((p: { PolicyDocument: unknown }) => p.PolicyDocument)
+              : [];
+        for (const document of documents) {
+          for (const statement of document.Statement as Statement[]) {
+            for (const action of actionsOf(statement)) expect(action, `${id}: ${action}`).not.toContain('*');
+          }
+        }
+      }
+    }
+  });
+});
