@@ -4,20 +4,10 @@
  * are never blank.
  */
 import { describe, expect, it } from 'vitest';
+import { problemOf } from '../../test/support/problem-of.ts';
 import { cssColor, dateTime, hexColor, lockVersion, text } from './fields.ts';
 import { phoneNumber } from './phone-number.ts';
-import { ProblemError } from './problem.ts';
 import { parseOrThrow } from './validation.ts';
-
-function problemOf(act: () => unknown): ProblemError {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
 
 describe('Function: phoneNumber', () => {
   it.each([

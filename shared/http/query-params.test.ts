@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { ProblemError } from './problem.ts';
+import { problemOf } from '../../test/support/problem-of.ts';
 import { pageParam, queryObjectFor, sizeParam, sortParam } from './query-params.ts';
 import { parseQueryString } from './query-string.ts';
 import { parseOrThrow } from './validation.ts';
@@ -16,16 +16,6 @@ const ListQuery = z.object({
   page: pageParam(),
   size: sizeParam(),
 });
-
-function problemOf(act: () => unknown): ProblemError {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
 
 function shape(raw: string) {
   return queryObjectFor(ListQuery, parseQueryString(raw));

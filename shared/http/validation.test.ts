@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { problemOf } from '../../test/support/problem-of.ts';
 import { hexColor, lockVersion, text, uuid } from './fields.ts';
-import { ProblemError } from './problem.ts';
 import { parseOrThrow, toPointer } from './validation.ts';
 
 const ZipRange = z.object({ from: text({ max: 16 }), to: text({ max: 16 }) });
@@ -23,16 +23,6 @@ const Body = z.object({
 });
 
 const tagId = '0190b6a2-7c1e-7a3b-9f00-1234567890ab';
-
-function problemOf(act: () => unknown): ProblemError {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
 
 describe('Function: parseOrThrow', () => {
   it('returns the parsed value when the input is valid', () => {

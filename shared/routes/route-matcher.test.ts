@@ -4,21 +4,11 @@
  * and 405 with `allow` for a known path with another method.
  */
 import { describe, expect, it } from 'vitest';
-import { ProblemError } from '../http/problem.ts';
+import { problemOf } from '../../test/support/problem-of.ts';
 import { matchRouteOrThrow } from './route-matcher.ts';
 import { routes } from './route-table.ts';
 
 const areaId = '0190b6a2-7c1e-7a3b-9f00-1234567890ab';
-
-function problemOf(act: () => unknown): ProblemError {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
 
 describe('Function: matchRouteOrThrow', () => {
   it.each([
