@@ -46,10 +46,21 @@ function isExpired(item: Record<string, unknown>): boolean {
   return typeof expiresAt === 'number' && expiresAt <= nowSeconds();
 }
 
+/** SDK failures that mean "the store is busy or unreachable", not "the request was wrong". */
+const unavailableNames = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+
 function translate(error: unknown, what: string): never {
-  const name = (error as { name?: string }).name;
-  if (name === 'ProvisionedThroughputExceededException' || name === 'ThrottlingException') {
-    throw new DataError('unavailable', `${what}: throttled`, { cause: error });
+  const failure = error as { name?: string; code?: string };
+  if (unavailableNames.has(failure.name ?? '') || unavailableCodes.has(failure.code ?? '')) {
+    throw new DataError('unavailable', `${what}: ${failure.name ?? failure.code}`, { cause: error });
   }
   throw error;
 }

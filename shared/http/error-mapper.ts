@@ -18,7 +18,10 @@ function fromDataError(error: DataError): ProblemError {
         detail: 'A resource with these unique values already exists.',
       });
     case 'unavailable':
-      return new ProblemError('service-unavailable', { detail: 'The data store is busy; retry shortly.' });
+      return new ProblemError('service-unavailable', {
+        detail: 'The data store is busy or unreachable; retry shortly.',
+        headers: { 'retry-after': '1' },
+      });
     default: {
       const exhaustive: never = code;
       return exhaustive;

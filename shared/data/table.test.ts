@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { DataError } from './data-error.ts';
+
+const send = vi.fn();
+vi.mock('./client.ts', () => ({ dynamo: () => ({ send }), tableName: () => 'fsm' }));
+
+const { getRecord, transactWrite } = await import('./table.ts');
+
+const key = { pk: 'T#ws#AREA', sk: 'a1' };
+const canceled = (reasons: Array<{ Code: string; Item?: unknown }>) =>
+  Object.assign(new Error('canceled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: reasons,
+  });
+
+async function dataErrorOf(act: () => Promise<unknown>): Promise<DataError> {
+  const error = await act().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof DataError)) throw new Error(`expected a DataError, got ${String(error)}`);
+  return error;
+}
+
+beforeEach(() => {
+  send.mockReset();
+});
+
+describe('Module: table adapter', () => {
+  describe('Method: transactWrite', () => {
+    it.each([
+      {
+        title: 'a taken key on create is already-exists',
+        write: { kind: 'create' as const, key, entity: 'area', record: {} },
+        reason: { Code: 'ConditionalCheckFailed' },
+        code: 'already-exists',
+      },
+      {
+        title: 'a replace of a changed item is version-conflict',
+        write: { kind: 'replace' as const, key, entity: 'area', record: {}, expectedVersion: 1 },
+        reason: { Code: 'ConditionalCheckFailed', Item: { lock_version: { N: '2' } } },
+        code: 'version-conflict',
+      },
+      {
+        title: 'a replace of a missing item is not-found',
+        write: { kind: 'replace' as const, key, entity: 'area', record: {}, expectedVersion: 1 },
+        reason: { Code: 'ConditionalCheckFailed' },
+        code: 'not-found',
+      },
+      {
+        title: 'a delete of a missing item is not-found',
+        write: { kind: 'delete' as const, key },
+        reason: { Code: 'ConditionalCheckFailed' },
+        code: 'not-found',
+      },
+      {
+        title: 'a concurrent transaction on the item is version-conflict',
+        write: { kind: 'delete' as const, key },
+        reason: { Code: 'TransactionConflict' },
+        code: 'version-conflict',
+      },
+    ])('translates $title', async ({ write, reason, code }) => {
+      // Prepare
+      send.mockImplementation(async () => {
+        throw canceled([reason, { Code: 'None' }]);
+      });
+
+      // Act
+      const error = await dataErrorOf(() =>
+        transactWrite([write, { kind: 'put', key, entity: 'event', record: {} }]),
+      );
+
+      // Assess
+      expect(error.code).toBe(code);
+    });
+
+    it('sends the condition that makes a create fail on a taken key', async () => {
+      // Prepare
+      send.mockResolvedValue({});
+
+      // Act
+      await transactWrite([{ kind: 'create', key, entity: 'area', record: { id: 'a1' } }]);
+
+      // Assess
+      const input = send.mock.calls[0]?.[0].input;
+      expect(input.TransactItems[0].Put.ConditionExpression).toBe('attribute_not_exists(pk)');
+      expect(input.TransactItems[0].Put.Item).toMatchObject({
+        id: 'a1',
+        pk: key.pk,
+        sk: key.sk,
+        entity: 'area',
+      });
+    });
+  });
+
+  describe('Method: getRecord', () => {
+    it.each([
+      { title: 'a refused connection', error: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) },
+      { title: 'a throttle', error: Object.assign(new Error('slow down'), { name: 'ThrottlingException' }) },
+      { title: 'a timeout', error: Object.assign(new Error('timeout'), { name: 'TimeoutError' }) },
+    ])('turns $title into unavailable', async ({ error }) => {
+      // Prepare
+      send.mockImplementation(async () => {
+        throw error;
+      });
+
+      // Act
+      const failure = await dataErrorOf(() => getRecord(key));
+
+      // Assess
+      expect(failure.code).toBe('unavailable');
+    });
+
+    it('lets programming errors through untranslated', async () => {
+      // Prepare
+      send.mockImplementation(async () => {
+        throw new TypeError('bad input');
+      });
+
+      // Act + Assess
+      await expect(getRecord(key)).rejects.toThrow(TypeError);
+    });
+
+    it('hides item metadata and treats expired items as absent', async () => {
+      // Prepare
+      send.mockResolvedValueOnce({ Item: { ...key, entity: 'area', id: 'a1', name: 'North' } });
+      send.mockResolvedValueOnce({ Item: { ...key, entity: 'area', id: 'a1', expires_at: 1 } });
+
+      // Act
+      const live = await getRecord(key);
+      const expired = await getRecord(key);
+
+      // Assess
+      expect(live).toEqual({ id: 'a1', name: 'North' });
+      expect(expired).toBeUndefined();
+    });
+  });
+});
