@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { authenticateOrThrow } from '../auth/authenticate.ts';
 import { config } from '../config.ts';
+import { enterLogContext, type LogContext } from '../observability/logger.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
 import { toProblemError } from './error-mapper.ts';
@@ -121,9 +122,12 @@ export function createGroupHandler<R extends RouteSpec>(
       const correlationId =
         header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id') || requestId;
       request.context.fsm = { requestId, correlationId };
+      const logContext: LogContext = { requestId, correlationId };
+      enterLogContext(logContext);
       const route = byRouteKey.get(request.event.routeKey);
       if (!route) throw new ProblemError('not-found', { detail: 'No such route.' });
       request.context.fsm.route = route;
+      logContext.operationId = route.operationId;
     },
     after: (request: KernelRequest) => {
       if (request.response) Object.assign(request.response.headers, idHeaders(request.context.fsm));

@@ -1,7 +1,23 @@
 /**
  * Structured JSON logs, one line per entry, so CloudWatch Logs Insights can query fields.
+ * Every line written while a request is served carries its request-id, correlation-id and
+ * operation id (set once by the HTTP kernel), so one request's lines can be found together.
  * Never pass secrets, tokens or passwords in `details`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface LogContext {
+  requestId: string;
+  correlationId: string;
+  operationId?: string;
+}
+
+const logContext = new AsyncLocalStorage<LogContext>();
+
+/** Attach `context` to every log line of the current request (its async continuation). */
+export function enterLogContext(context: LogContext): void {
+  logContext.enterWith(context);
+}
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -11,7 +27,13 @@ function threshold(): number {
 
 function write(level: Level, message: string, details?: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...details });
+  const line = JSON.stringify({
+    level,
+    time: new Date().toISOString(),
+    message,
+    ...logContext.getStore(),
+    ...details,
+  });
   if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }
