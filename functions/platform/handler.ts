@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent, ApiResult } from '../../shared/http/api-gateway.ts';
 import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
-import { ProblemError } from '../../shared/http/problem.ts';
+import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
+import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
 import { openApiDocument } from '../../shared/openapi/openapi-document.ts';
 import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
@@ -17,6 +18,11 @@ export const handler = createGroupHandler(platformRoutes, {
     body: openApiDocument(),
     headers: { 'cache-control': 'public, max-age=300' },
   }),
+  'platform.problem-type': async ({ params }) => {
+    const doc = problemTypeDoc(params.problem_type, problemTypeUri(params.problem_type));
+    if (!doc) throw new ProblemError('not-found', { detail: `No problem type ${params.problem_type}.` });
+    return { body: doc, headers: { 'cache-control': 'public, max-age=3600' } };
+  },
 });
 
 /** API Gateway's `$default` route: only requests no route matched arrive here. */

@@ -78,4 +78,21 @@ describe('HTTP conventions', () => {
     expect(response.status).toBe(413);
     expect(response.body.type).toEqual(problemType('payload-too-large'));
   });
+
+  it('resolves every problem type URI it emits to a description of that type', async () => {
+    const problem = await call('POST', '/api/v2/areas', {
+      token: await tokenFor('acme-admin'),
+      body: { name: ' ', color: 'nope' },
+    });
+    const uris = [problem.body.type, ...problem.body.errors.map((e: { type: string }) => e.type)];
+
+    for (const uri of new Set<string>(uris)) {
+      const response = await fetch(uri);
+      expect(response.status).toBe(200);
+      const doc = (await response.json()) as { type: string; description: string };
+      expect(doc.type).toBe(uri);
+      expect(doc.description.length).toBeGreaterThan(10);
+    }
+    expect((await call('GET', '/problems/no-such-type')).status).toBe(404);
+  });
 });

@@ -1,0 +1,59 @@
+/**
+ * What each problem type means and what a client should do about it: served at the type URI
+ * itself (GET /problems/{problem_type}), so a type in a response is a working link.
+ */
+import { type FieldErrorType, fieldErrorTypes, type ProblemType, problemTypes } from './problem-types.ts';
+
+const descriptions: Record<ProblemType | FieldErrorType, string> = {
+  'invalid-json':
+    'The body is not valid JSON (syntax error or truncated). Fix the payload; retrying it unchanged fails again.',
+  'authentication-required':
+    'No usable identity. data.reason: token_missing (send a bearer token), token_expired (refresh and replay once), token_invalid (discard the token and authenticate again).',
+  'login-failed': 'A credential-based login was rejected.',
+  'tenant-billing-locked':
+    'The workspace is locked for billing reasons; only the billing operations stay available.',
+  'access-denied':
+    'Authenticated but not permitted. data.reason says why; data.required_grants lists the missing grants when the denial is grant-based. Retrying never helps.',
+  'tenant-disabled': 'The workspace is deactivated (data.reason TENANT_INACTIVE).',
+  'not-found': 'No record with this id exists in your workspace (records of other workspaces look the same).',
+  'method-not-allowed':
+    'The path exists but not with this method; the Allow header lists the methods it takes.',
+  'resource-conflict':
+    'The lock_version you sent differs from the stored one (someone else changed the record), or a unique value is taken. Re-read, re-apply, retry.',
+  'payload-too-large': 'The request body is larger than the service accepts.',
+  'unsupported-media-type':
+    'Send JSON bodies as application/json; PATCH takes application/merge-patch+json or application/json.',
+  'field-required': 'A required field is missing, null, or a blank string. errors[].pointer names it.',
+  'field-type-invalid':
+    'A field has the wrong JSON type or shape (1.5 for an integer, a string for a number, an object for an array). errors[].pointer names it.',
+  'validation-failed':
+    'One or more fields or parameters break a rule (format, range, enumeration). See errors[].',
+  'too-many-requests': 'Too many concurrent connections or requests; wait as Retry-After says.',
+  'internal-error': 'An unexpected failure on our side. The request-id header identifies it for support.',
+  'service-unavailable': 'A dependency is busy or unreachable. Retry after the Retry-After header.',
+  'field-invalid':
+    'The field breaks a rule other than type or presence (format, range, enumeration, pattern).',
+  'field-unknown': 'The field is not part of this resource.',
+};
+
+export interface ProblemTypeDoc {
+  type: string;
+  title: string;
+  status?: number;
+  description: string;
+}
+
+export function problemTypeDoc(slug: string, typeUri: string): ProblemTypeDoc | undefined {
+  if (slug in problemTypes) {
+    const { title, status } = problemTypes[slug as ProblemType];
+    return { type: typeUri, title, status, description: descriptions[slug as ProblemType] };
+  }
+  if (slug in fieldErrorTypes) {
+    return {
+      type: typeUri,
+      title: fieldErrorTypes[slug as FieldErrorType],
+      description: descriptions[slug as FieldErrorType],
+    };
+  }
+  return undefined;
+}
