@@ -142,6 +142,11 @@ describe('Function: dateTime', () => {
       expected: '2024-03-01T10:00:00.000Z',
     },
     {
+      title: 'reads an unencoded + offset that query decoding turned into a space',
+      input: '2024-03-01T12:00:00 02:00',
+      expected: '2024-03-01T10:00:00.000Z',
+    },
+    {
       title: 'reads a time with fractions and no zone as UTC',
       input: '2024-12-31T23:59:59.5',
       expected: '2024-12-31T23:59:59.500Z',

@@ -86,10 +86,28 @@ export function uuid() {
   return z.uuid();
 }
 
-/** RFC 3339 date-time with seconds; a value without zone is read as UTC. Normalised to `...Z`. */
+const rfc3339 = z.iso.datetime({ offset: true, local: true });
+
+/**
+ * RFC 3339 date-time with seconds; a value without zone is read as UTC. Normalised to `...Z`.
+ * Published as `format: date-time` (the checking regexes stay out of the OpenAPI document).
+ */
 export function dateTime() {
-  return z.iso
-    .datetime({ offset: true, local: true })
-    .regex(/T\d\d:\d\d:\d\d/, 'must include seconds: YYYY-MM-DDTHH:mm:ss[.sss](Z|±HH:mm)')
-    .transform((value) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`).toISOString());
+  return z
+    .string()
+    .transform((raw, ctx) => {
+      // An unencoded `+02:00` offset in a query string arrives as ` 02:00` (form decoding turns
+      // `+` into a space); a date-time never holds a space, so read it back as the sign it was.
+      const value = raw.replace(/ (\d\d:?\d\d)$/, '+$1');
+      if (!rfc3339.safeParse(value).success || !/T\d\d:\d\d:\d\d/.test(value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: raw,
+          message: 'must be an RFC 3339 date-time with seconds: YYYY-MM-DDTHH:mm:ss[.sss](Z|±HH:mm)',
+        });
+        return z.NEVER;
+      }
+      return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`).toISOString();
+    })
+    .meta({ format: 'date-time' });
 }

@@ -14,12 +14,24 @@ type JsonSchema = Record<string, unknown>;
 
 const refOf = (id: string) => `#/components/schemas/${id}`;
 
+/** Formats that say all a reader needs; zod's checking regexes beside them are only noise. */
+const selfDescribingFormats = new Set(['date-time', 'date', 'time', 'uuid', 'email', 'uri']);
+
+/** Drop the regex zod emits next to a well-known `format`, everywhere in a schema. */
+function tidy<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(tidy) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const schema = Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, tidy(inner)]));
+  if (typeof schema.format === 'string' && selfDescribingFormats.has(schema.format)) delete schema.pattern;
+  return schema as T;
+}
+
 function schemaOf(schema: z.ZodType): JsonSchema {
   const id = z.globalRegistry.get(schema)?.id;
   if (id) return { $ref: refOf(id) };
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return tidy(json);
 }
 
 function components(): Record<string, JsonSchema> {
@@ -31,7 +43,7 @@ function components(): Record<string, JsonSchema> {
     delete schema.$schema;
     delete schema.$id;
   }
-  return all.schemas;
+  return tidy(all.schemas);
 }
 
 function parameters(route: RouteSpec): JsonSchema[] {
