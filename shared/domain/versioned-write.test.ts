@@ -52,6 +52,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const { before, after } = await updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion: 2,
       apply: (current) => ({ ...current, title: 'Second' }),
@@ -79,6 +80,7 @@ describe('Function: updateVersioned', () => {
     // Act
     const problem = await problemOf(() =>
       updateVersioned({
+        key: 'note:1',
         load: store.load,
         expectedVersion: 1,
         apply: (current) => ({ ...current, title: 'Second' }),
@@ -102,6 +104,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const { after } = await updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion,
       apply: (current) => ({ ...current, title: 'Second' }),
@@ -119,6 +122,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const { after } = await updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion: undefined,
       apply: (current) => ({ ...current, id: 'other', created_at: 'then', lock_version: 99 }),
@@ -136,6 +140,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const { after } = await updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion: undefined,
       apply,
@@ -160,6 +165,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const { after } = await updateVersioned({
+      key: 'note:1',
       load,
       expectedVersion: null,
       apply: (current) => ({ ...current, title: 'Second' }),
@@ -177,6 +183,7 @@ describe('Function: updateVersioned', () => {
     // Act
     const problem = await problemOf(() =>
       updateVersioned({
+        key: 'note:1',
         load: store.load,
         expectedVersion: 2,
         apply: (current) => ({ ...current, title: 'Second' }),
@@ -201,6 +208,7 @@ describe('Function: updateVersioned', () => {
     // Act
     const problem = await problemOf(() =>
       updateVersioned({
+        key: 'note:1',
         load: store.load,
         expectedVersion: undefined,
         apply: (current) => ({ ...current, title: 'Second' }),
@@ -221,6 +229,7 @@ describe('Function: updateVersioned', () => {
     // Act
     const problem = await problemOf(() =>
       updateVersioned({
+        key: 'note:1',
         load: store.load,
         expectedVersion: 0,
         apply: (current) => current,
@@ -241,6 +250,7 @@ describe('Function: updateVersioned', () => {
     // Act
     const problem = await problemOf(() =>
       updateVersioned({
+        key: 'note:1',
         load: store.load,
         expectedVersion: undefined,
         apply: (current) => current,
@@ -259,6 +269,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const act = updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion: undefined,
       apply: (current) => current,
@@ -277,6 +288,7 @@ describe('Function: updateVersioned', () => {
 
     // Act
     const act = updateVersioned({
+      key: 'note:1',
       load: store.load,
       expectedVersion: undefined,
       apply: () => {
@@ -386,5 +398,35 @@ describe('Function: mergePatch', () => {
 
     // Assess
     expect(current).toEqual(storedNote);
+  });
+});
+
+describe('Function: serialized updates', () => {
+  it('lets concurrent last-write-wins updates of one record all succeed, one after another', async () => {
+    // Prepare: a store whose conditional save fails whenever the version moved since the read.
+    let stored = { ...storedNote, lock_version: 0 };
+    const load = async () => ({ ...stored });
+    const save = async (next: typeof stored, current: typeof stored) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (stored.lock_version !== current.lock_version) throw new DataError('version-conflict', 'moved');
+      stored = next;
+    };
+
+    // Act
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        updateVersioned({
+          key: 'note:contended',
+          load,
+          expectedVersion: undefined,
+          apply: (c) => ({ ...c, title: `t${i}` }),
+          save,
+        }),
+      ),
+    );
+
+    // Assess
+    expect(results).toHaveLength(20);
+    expect(stored.lock_version).toBe(20);
   });
 });

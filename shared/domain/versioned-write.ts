@@ -8,8 +8,12 @@
 import { DataError } from '../data/data-error.ts';
 import type { VersionedResource } from '../data/resource-store.ts';
 import { conflict, notFound } from '../http/problem.ts';
+import { serialized } from './keyed-mutex.ts';
 
-const maxAttempts = 4;
+/** Attempts of a last-write-wins update that keeps losing to writers in other containers. */
+const maxAttempts = 8;
+const backoff = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
 export interface Timestamped extends VersionedResource {
   created_at: string;
@@ -17,9 +21,20 @@ export interface Timestamped extends VersionedResource {
 }
 
 export async function updateVersioned<T extends Timestamped>(params: {
+  /** Identity of the record (e.g. `area:<workspace>:<id>`): same-key updates queue in-process. */
+  key: string;
   load: () => Promise<T | undefined>;
   expectedVersion: number | null | undefined;
   /** The new state (without bookkeeping); may throw validation problems. */
+  apply: (current: T) => T;
+  save: (next: T, current: T) => Promise<void>;
+}): Promise<{ before: T; after: T }> {
+  return serialized(params.key, () => updateWithRetries(params));
+}
+
+async function updateWithRetries<T extends Timestamped>(params: {
+  load: () => Promise<T | undefined>;
+  expectedVersion: number | null | undefined;
   apply: (current: T) => T;
   save: (next: T, current: T) => Promise<void>;
 }): Promise<{ before: T; after: T }> {
@@ -42,7 +57,10 @@ export async function updateVersioned<T extends Timestamped>(params: {
       if (!(error instanceof DataError)) throw error;
       if (error.code === 'not-found') throw notFound();
       const lastWriteWins = expected === undefined || expected === null;
-      if (error.code === 'version-conflict' && lastWriteWins && attempt < maxAttempts) continue;
+      if (error.code === 'version-conflict' && lastWriteWins && attempt < maxAttempts) {
+        await backoff(attempt);
+        continue;
+      }
       if (error.code === 'version-conflict') throw conflict();
       throw error;
     }

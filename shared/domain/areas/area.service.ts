@@ -51,6 +51,7 @@ export async function updateArea(
   patch: z.output<typeof UpdateAreaSchema>,
 ): Promise<Area> {
   const { after } = await updateVersioned<Area>({
+    key: `area:${ctx.workspaceId}:${id}`,
     load: () => areaStore.get(ctx.workspaceId, id),
     expectedVersion: patch.lock_version,
     apply: (current) => mergePatch(current, patch),

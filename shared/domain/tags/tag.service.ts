@@ -49,6 +49,7 @@ export async function updateTag(
   patch: z.output<typeof UpdateTagSchema>,
 ) {
   const { after } = await updateVersioned<Tag>({
+    key: `tag:${ctx.workspaceId}:${id}`,
     load: () => tagStore.get(ctx.workspaceId, id),
     expectedVersion: patch.lock_version,
     apply: (current) => mergePatch(current, patch),
