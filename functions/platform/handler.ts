@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent, ApiResult } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler, usableCorrelationId } from '../../shared/http/operation-kernel.ts';
 import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
@@ -28,7 +28,7 @@ export const handler = createGroupHandler(platformRoutes, {
 /** API Gateway's `$default` route: only requests no route matched arrive here. */
 export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
   const requestId = randomUUID();
-  const correlationId = event.headers?.['correlation-id'] || requestId;
+  const correlationId = usableCorrelationId(event.headers?.['correlation-id']) ?? requestId;
   let problem: ProblemError;
   try {
     matchRouteOrThrow(event.requestContext.http.method, event.rawPath);

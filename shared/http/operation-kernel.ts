@@ -109,6 +109,14 @@ function parseInputOrThrow(event: ApiEvent, route: RouteSpec) {
   return { params, query, body };
 }
 
+/**
+ * A caller's correlation id is echoed in headers and stored in events and audit entries, so
+ * only a reasonable one is kept: 1..200 visible ASCII characters. Anything else is replaced.
+ */
+export function usableCorrelationId(value: string | undefined): string | undefined {
+  return value && /^[\x21-\x7e]{1,200}$/.test(value) ? value : undefined;
+}
+
 export function createGroupHandler<R extends RouteSpec>(
   routes: readonly R[],
   implementation: GroupImplementation<R>,
@@ -120,7 +128,9 @@ export function createGroupHandler<R extends RouteSpec>(
     before: (request: KernelRequest) => {
       const requestId = randomUUID();
       const correlationId =
-        header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id') || requestId;
+        usableCorrelationId(
+          header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id'),
+        ) ?? requestId;
       request.context.fsm = { requestId, correlationId };
       const logContext: LogContext = { requestId, correlationId };
       enterLogContext(logContext);

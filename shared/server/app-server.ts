@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiHandler } from '../http/api-gateway.ts';
 import { toProblemError } from '../http/error-mapper.ts';
+import { usableCorrelationId } from '../http/operation-kernel.ts';
 import { ProblemError } from '../http/problem.ts';
 import { matchRouteOrThrow } from '../routes/route-matcher.ts';
 import type { OperationGroup } from '../routes/route-table.ts';
@@ -47,9 +48,8 @@ export function createAppServer(options: AppServerOptions): Server {
       }
       const problem = error instanceof ProblemError ? error : toProblemError(error, { path });
       const result = problemOnly(problem, path);
-      const correlationId = req.headers['correlation-id'];
-      if (typeof correlationId === 'string' && correlationId)
-        result.headers['correlation-id'] = correlationId;
+      const correlationId = usableCorrelationId(req.headers['correlation-id'] as string | undefined);
+      if (correlationId) result.headers['correlation-id'] = correlationId;
       writeResult(res, result);
     }
   });

@@ -33,6 +33,12 @@ describe('HTTP conventions', () => {
     expect(ok.headers.get('request-id')).not.toBe(failed.headers.get('request-id'));
   });
 
+  it('replaces a correlation-id that is too long or not plain ASCII', async () => {
+    const response = await call('GET', '/api/v2/areas', { headers: { 'correlation-id': 'x'.repeat(500) } });
+
+    expect(response.headers.get('correlation-id')).toBe(response.headers.get('request-id'));
+  });
+
   it('uses the request id as correlation id when none is sent', async () => {
     const response = await call('GET', '/api/v2/areas');
 
