@@ -178,6 +178,18 @@ describe('Function: dateTime', () => {
 
 describe('Function: text', () => {
   it.each([
+    { title: 'a NUL character', value: 'a\u0000b' },
+    { title: 'a bell character', value: 'ring\u0007' },
+    { title: 'DEL', value: 'x\u007f' },
+  ])('rejects text holding $title', ({ value }) => {
+    expect(text().safeParse(value).success).toBe(false);
+  });
+
+  it('accepts tabs and line breaks in text', () => {
+    expect(text().safeParse('line one\n\tline two\r\n').success).toBe(true);
+  });
+
+  it.each([
     { title: 'accepts a text at the default maximum of 255', options: {}, value: 'x'.repeat(255), ok: true },
     { title: 'rejects a text above the default maximum', options: {}, value: 'x'.repeat(256), ok: false },
     { title: 'accepts a text at a given maximum', options: { max: 10 }, value: 'x'.repeat(10), ok: true },

@@ -9,6 +9,10 @@ import type { FieldIssueParams } from './validation.ts';
 
 const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
 
+/** C0 controls and DEL, except tab, line feed and carriage return, which text may hold. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
 /** A string that must carry text: blank or whitespace-only is `field-required`, never "absent". */
 export function text(options: { max?: number; min?: number } = {}) {
   const { max = 255, min = 1 } = options;
@@ -28,6 +32,8 @@ export function text(options: { max?: number; min?: number } = {}) {
           input: ctx.value,
           message: `must be ${min} to ${max} characters long`,
         });
+      } else if (controlCharacters.test(ctx.value)) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must not contain control characters' });
       }
     })
     .meta({ minLength: min, maxLength: max });

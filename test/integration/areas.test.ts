@@ -66,6 +66,12 @@ describe('Areas: create', () => {
       pointer: '#/zip_ranges',
     },
     {
+      title: 'control characters in the name',
+      body: { name: 'a\u0000b', color: '#fff' },
+      type: 'validation-failed',
+      pointer: '#/name',
+    },
+    {
       title: 'colour that is not hex',
       body: { name: 'x', color: 'blue' },
       type: 'validation-failed',
