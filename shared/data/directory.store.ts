@@ -3,8 +3,8 @@
  * authentication reads on every request and the identity provider reads on every token.
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
-import { keys } from './keys.ts';
-import { getRecord, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
+import { collectionPk, keys } from './keys.ts';
+import { getRecord, queryPartition, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
 
 export type WorkspaceStatus = 'ACTIVE' | 'INACTIVE' | 'BILLING_LOCKED';
 
@@ -37,6 +37,11 @@ export interface PrincipalRecord {
 
 export async function getWorkspace(workspaceId: string): Promise<WorkspaceRecord | undefined> {
   return (await getRecord(keys.workspace(workspaceId))) as WorkspaceRecord | undefined;
+}
+
+/** Every principal of a workspace (one Query), for setup work that touches many of them. */
+export async function listPrincipals(workspaceId: string): Promise<PrincipalRecord[]> {
+  return (await queryPartition(collectionPk(workspaceId, 'PRINCIPAL'))) as unknown as PrincipalRecord[];
 }
 
 export async function getPrincipal(

@@ -9,8 +9,8 @@ import { hashPassword } from '../../auth/password-hash.ts';
 import {
   clientWrite,
   commitAll,
-  getPrincipal,
   getWorkspace,
+  listPrincipals,
   type PrincipalRecord,
   principalWrite,
   realmWrite,
@@ -50,15 +50,17 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     lock_version: existing ? existing.lock_version + 1 : 0,
   };
   const writes: TableWrite[] = [workspaceWrite(workspace), realmWrite(spec.realm)];
+  // One Query for the principals that already exist, not a GetItem per user and client.
+  const existingPrincipals = new Map((await listPrincipals(id)).map((p) => [p.id, p]));
 
-  const principal = async (
+  const principal = (
     principalId: string,
     fields: Omit<
       PrincipalRecord,
       'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'
     >,
-  ): Promise<PrincipalRecord> => {
-    const before = await getPrincipal(id, principalId);
+  ): PrincipalRecord => {
+    const before = existingPrincipals.get(principalId);
     return {
       ...before,
       ...fields,
@@ -75,7 +77,7 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     const userId = userIdOf(id, user.email);
     writes.push(
       principalWrite(
-        await principal(userId, {
+        principal(userId, {
           kind: 'user',
           roles: user.roles,
           email: user.email.toLowerCase(),
@@ -90,7 +92,7 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     const principalId = serviceAccountIdOf(id, client.client_id);
     writes.push(
       principalWrite(
-        await principal(principalId, {
+        principal(principalId, {
           kind: 'service_account',
           roles: client.roles,
           client_id: client.client_id,
