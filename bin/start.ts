@@ -2,8 +2,10 @@
  * `npm start`: the whole service on this machine. Environment: PORT (default 3000), DATA_DIR
  * (default .data), FSM_SEED (seed file; a demo workspace when unset). Ctrl-C stops cleanly.
  */
+import { readdir } from 'node:fs/promises';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
+import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
@@ -28,6 +30,9 @@ try {
     `fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`,
   );
   console.log(`  OpenAPI:   ${baseUrl}/api/v2/openapi.json`);
+  console.log(
+    `  Mail:      ${stack.mailDir} (${await mailCount(stack.mailDir)} messages; new ones are listed below)`,
+  );
   console.log(`  Discovery: ${baseUrl}/realms/${realm}/.well-known/openid-configuration`);
   if (stack.usedDemoSeed && workspace && client) {
     const user = workspace.users[0];
@@ -47,6 +52,13 @@ try {
     console.log(`    curl -s -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v2/areas`);
   }
 
+  // Every message sent while running is announced, so a set-password link is one click away.
+  setMailer(
+    fileMailer(stack.mailDir, process.env.FSM_MAIL_FROM ?? 'no-reply@fsm.local', (file, message) =>
+      console.log(`fsm: mail to ${message.to} ("${message.subject}") written to ${file}`),
+    ),
+  );
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -65,4 +77,12 @@ try {
     console.error('fsm: failed to start:', error instanceof Error ? error.message : error);
   }
   process.exit(1);
+}
+
+async function mailCount(dir: string): Promise<number> {
+  try {
+    return (await readdir(dir)).filter((name) => name.endsWith('.eml')).length;
+  } catch {
+    return 0;
+  }
 }

@@ -18,21 +18,59 @@ export interface WorkspaceRecord {
   lock_version: number;
 }
 
+export type PrincipalStatus = 'ACTIVE' | 'BLOCKED' | 'INACTIVE';
+
+/**
+ * A user or a service account of a workspace. Users carry the User fields of SPEC.md (role
+ * names, skill and tag ids are resolved to the API shape when read); secrets live apart, in
+ * the principal's CredentialRecord.
+ */
 export interface PrincipalRecord {
   id: string;
   workspace_id: string;
   kind: 'user' | 'service_account';
-  status: 'ACTIVE' | 'BLOCKED' | 'INACTIVE';
+  status: PrincipalStatus;
+  /** Role names (owner, admin, dispatcher, technician, driver). */
   roles: string[];
   email?: string;
   firstname?: string;
   lastname?: string;
+  /** E.164. */
+  phone_number?: string;
+  /** Skill definitions the user offers. */
+  skill_ids?: string[];
+  tag_ids?: string[];
+  /** True from the invitation until the user has set a password. */
+  can_resend_set_password_email?: boolean;
   /** Service accounts: the OIDC client they act for. */
   client_id?: string;
-  password_hash?: string;
   created_at: string;
   updated_at: string;
   lock_version: number;
+}
+
+/**
+ * Secrets and sign-in state of a user (never returned, never logged). Kept apart from the
+ * principal so failed sign-ins and password changes do not touch the user's lock_version.
+ */
+export interface CredentialRecord {
+  user_id: string;
+  workspace_id: string;
+  /** scrypt hash (shared/auth/password-hash.ts); absent until the user sets a password. */
+  password_hash?: string;
+  /** Consecutive failed sign-ins since the last success or unblock. */
+  failed_logins?: number;
+  /** SHA-256 of the secret part of the pending set-password link, and when it expires. */
+  set_password_token_hash?: string;
+  set_password_token_expires_at?: string;
+  updated_at: string;
+}
+
+/** Where a login name (e-mail) of a realm belongs. */
+export interface EmailGuardRecord {
+  email: string;
+  workspace_id: string;
+  user_id: string;
 }
 
 export async function getWorkspace(workspaceId: string): Promise<WorkspaceRecord | undefined> {
@@ -49,6 +87,44 @@ export async function getPrincipal(
   principalId: string,
 ): Promise<PrincipalRecord | undefined> {
   return (await getRecord(keys.principal(workspaceId, principalId))) as PrincipalRecord | undefined;
+}
+
+export async function getCredential(
+  workspaceId: string,
+  userId: string,
+): Promise<CredentialRecord | undefined> {
+  return (await getRecord(keys.credential(workspaceId, userId))) as CredentialRecord | undefined;
+}
+
+export function credentialWrite(credential: CredentialRecord): TableWrite {
+  return {
+    kind: 'put',
+    key: keys.credential(credential.workspace_id, credential.user_id),
+    entity: 'credential',
+    record: { ...credential },
+  };
+}
+
+/** The user an e-mail of a realm belongs to (one GetItem on the guard item). */
+export async function findEmail(realm: string, email: string): Promise<EmailGuardRecord | undefined> {
+  return (await getRecord(keys.realmEmail(realm, email))) as EmailGuardRecord | undefined;
+}
+
+/**
+ * Claim an e-mail in a realm; the transaction fails with `already-exists` when it is taken.
+ * `put` (idempotent re-apply) is for provisioning, which owns its e-mails by construction.
+ */
+export function emailGuardWrite(
+  realm: string,
+  guard: EmailGuardRecord,
+  kind: 'create' | 'put' = 'create',
+): TableWrite {
+  const email = guard.email.toLowerCase();
+  return { kind, key: keys.realmEmail(realm, email), entity: 'email', record: { ...guard, email } };
+}
+
+export function emailReleaseWrite(realm: string, email: string): TableWrite {
+  return { kind: 'delete', key: keys.realmEmail(realm, email) };
 }
 
 export function workspaceWrite(workspace: WorkspaceRecord): TableWrite {

@@ -13,7 +13,15 @@ export function collectionPk(workspaceId: WorkspaceId, entity: CollectionName): 
   return `${tenant(workspaceId)}#${entity}`;
 }
 
-export type CollectionName = 'AREA' | 'TAG' | 'PRINCIPAL' | 'EVENT' | 'AUDIT';
+export type CollectionName =
+  | 'AREA'
+  | 'TAG'
+  | 'TAG_USAGE'
+  | 'SKILL'
+  | 'PRINCIPAL'
+  | 'CREDENTIAL'
+  | 'EVENT'
+  | 'AUDIT';
 
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
@@ -23,6 +31,26 @@ export const keys = {
   }),
   area: (workspaceId: WorkspaceId, areaId: string) => ({ pk: collectionPk(workspaceId, 'AREA'), sk: areaId }),
   tag: (workspaceId: WorkspaceId, tagId: string) => ({ pk: collectionPk(workspaceId, 'TAG'), sk: tagId }),
+  /**
+   * How many principals carry a tag: a counter apart from the tag item, so attaching a tag
+   * (an atomic ADD) never races with a merge-patch of the tag itself.
+   */
+  tagUsage: (workspaceId: WorkspaceId, tagId: string) => ({
+    pk: collectionPk(workspaceId, 'TAG_USAGE'),
+    sk: tagId,
+  }),
+  skill: (workspaceId: WorkspaceId, skillId: string) => ({
+    pk: collectionPk(workspaceId, 'SKILL'),
+    sk: skillId,
+  }),
+  /**
+   * A user's password hash, set-password token and failed-login count: apart from the user
+   * item, so a failed login or a password change never bumps the user's lock_version.
+   */
+  credential: (workspaceId: WorkspaceId, userId: string) => ({
+    pk: collectionPk(workspaceId, 'CREDENTIAL'),
+    sk: userId,
+  }),
   /** Outbox: one item per domain event, sort key = the UUIDv7 event id, so time-ordered. */
   event: (workspaceId: WorkspaceId, eventId: string) => ({
     pk: collectionPk(workspaceId, 'EVENT'),
@@ -36,6 +64,13 @@ export const keys = {
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */
   client: (realm: string, clientId: string) => ({ pk: `REALM#${realm}#CLIENT`, sk: clientId }),
+  /**
+   * Login names are unique per realm (as in Keycloak): the guard item of a user's e-mail, which
+   * also tells the login form which workspace and user an e-mail belongs to.
+   */
+  realmEmail: (realm: string, email: string) => ({ pk: `REALM#${realm}#EMAIL`, sk: email.toLowerCase() }),
+  /** Failed sign-ins from one client address in a realm (brute-force throttling), with TTL. */
+  loginAddress: (realm: string, address: string) => ({ pk: `REALM#${realm}#LOGIN_ADDRESS`, sk: address }),
 } as const;
 
 /** Attributes every stored item carries besides its own fields. */

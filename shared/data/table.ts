@@ -4,12 +4,14 @@
  * `DataError`s, and hides the item metadata (`pk`, `sk`, `entity`, `expires_at`).
  */
 import {
+  DeleteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
   type TransactWriteCommandInput,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { DataError } from './data-error.ts';
@@ -30,7 +32,9 @@ export type TableWrite =
   /** Delete; fails with `not-found`, or `version-conflict` when `expectedVersion` is given and differs. */
   | { kind: 'delete'; key: Key; expectedVersion?: number }
   /** Unconditional write (outbox events, idempotent projections). */
-  | { kind: 'put'; key: Key; entity: string; record: StoredRecord; expiresAt?: number };
+  | { kind: 'put'; key: Key; entity: string; record: StoredRecord; expiresAt?: number }
+  /** Atomic counter: adds `by` (may be negative) to a number attribute, creating the item if absent. */
+  | { kind: 'add'; key: Key; entity: string; attribute: string; by: number };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -157,6 +161,60 @@ function toItem(key: Key, entity: string, record: StoredRecord, expiresAt?: numb
   return { ...record, ...key, entity, ...(expiresAt ? { expires_at: expiresAt } : {}) };
 }
 
+/**
+ * Atomically add `by` to a counter and return its new value (one UpdateItem). With
+ * `expiresAt`, an item created by this call expires then; later increments keep that expiry,
+ * so the counter covers a fixed window that starts with its first increment.
+ */
+export async function incrementCounter(
+  key: Key,
+  entity: string,
+  attribute: string,
+  by: number,
+  expiresAt?: number,
+): Promise<number> {
+  try {
+    const { Attributes } = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: expiresAt
+          ? 'SET entity = :entity, expires_at = if_not_exists(expires_at, :expires) ADD #counter :by'
+          : 'SET entity = :entity ADD #counter :by',
+        ExpressionAttributeNames: { '#counter': attribute },
+        ExpressionAttributeValues: {
+          ':entity': entity,
+          ':by': by,
+          ...(expiresAt ? { ':expires': expiresAt } : {}),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    // An expired window that the sweeper has not removed yet starts over.
+    if (Attributes && isExpired(Attributes)) {
+      await deleteRecord(key);
+      return incrementCounter(key, entity, attribute, by, expiresAt);
+    }
+    return Number(Attributes?.[attribute] ?? 0);
+  } catch (error) {
+    return translate(error, 'increment');
+  }
+}
+
+/** Delete one item, unconditionally (idempotent). */
+export async function deleteRecord(key: Key): Promise<void> {
+  try {
+    await dynamo().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  } catch (error) {
+    translate(error, 'delete');
+  }
+}
+
+/** Several items by key (BatchGetItem is not needed at our sizes: parallel GetItems). */
+export async function getRecords(keysToRead: readonly Key[]): Promise<Array<StoredRecord | undefined>> {
+  return Promise.all(keysToRead.map((key) => getRecord(key)));
+}
+
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 function toTransactItem(write: TableWrite): TransactItem {
@@ -195,6 +253,16 @@ function toTransactItem(write: TableWrite): TransactItem {
       };
     case 'put':
       return { Put: { TableName, Item: toItem(write.key, write.entity, write.record, write.expiresAt) } };
+    case 'add':
+      return {
+        Update: {
+          TableName,
+          Key: write.key,
+          UpdateExpression: 'SET entity = :entity ADD #counter :by',
+          ExpressionAttributeNames: { '#counter': write.attribute },
+          ExpressionAttributeValues: { ':entity': write.entity, ':by': write.by },
+        },
+      };
     default: {
       const exhaustive: never = write;
       return exhaustive;

@@ -42,6 +42,8 @@ export interface LocalStack {
   /** The emulators' endpoints, for tools (aws --endpoint-url) and benchmarks. */
   endpoints: { dynamodb: string; aws: string };
   dataDir: string;
+  /** Where outgoing e-mail is written (one .eml file per message). */
+  mailDir: string;
   seed: Seed;
   usedDemoSeed: boolean;
   /** Resolves once the stream poller has handed every record written so far to the consumers. */
@@ -82,6 +84,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       FSM_DYNAMODB_ENDPOINT: dynamodb.endpoint,
       FSM_SQS_ENDPOINT: aws.endpoint,
       FSM_S3_ENDPOINT: aws.endpoint,
+      // Mail is written to files here (shared/mail/mailer.ts), so links can be followed.
+      FSM_MAIL_DIR: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
       AWS_REGION: process.env.AWS_REGION ?? DEFAULT_REGION,
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -132,6 +136,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       baseUrl,
       endpoints: { dynamodb: dynamodb.endpoint, aws: aws.endpoint },
       dataDir,
+      mailDir: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
       seed,
       usedDemoSeed: !options.seedFile,
       drained: () => poller.drained(),

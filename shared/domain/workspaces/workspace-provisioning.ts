@@ -9,6 +9,8 @@ import { hashPassword } from '../../auth/password-hash.ts';
 import {
   clientWrite,
   commitAll,
+  credentialWrite,
+  emailGuardWrite,
   getWorkspace,
   listPrincipals,
   type PrincipalRecord,
@@ -75,18 +77,37 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
 
   for (const user of spec.users) {
     const userId = userIdOf(id, user.email);
+    const email = user.email.toLowerCase();
+    const before = existingPrincipals.get(userId);
     writes.push(
       principalWrite(
         principal(userId, {
           kind: 'user',
           roles: user.roles,
-          email: user.email.toLowerCase(),
+          email,
           firstname: user.firstname,
           lastname: user.lastname,
-          ...(user.password ? { password_hash: await hashPassword(user.password) } : {}),
+          skill_ids: before?.skill_ids ?? [],
+          tag_ids: before?.tag_ids ?? [],
+          can_resend_set_password_email: user.password
+            ? false
+            : (before?.can_resend_set_password_email ?? true),
         }),
       ),
+      emailGuardWrite(spec.realm, { email, workspace_id: id, user_id: userId }, 'put'),
     );
+    // A seeded password is (re)applied; a user without one keeps whatever they set themselves.
+    if (user.password) {
+      writes.push(
+        credentialWrite({
+          user_id: userId,
+          workspace_id: id,
+          password_hash: await hashPassword(user.password),
+          failed_logins: 0,
+          updated_at: now,
+        }),
+      );
+    }
   }
   for (const client of spec.clients) {
     const principalId = serviceAccountIdOf(id, client.client_id);
