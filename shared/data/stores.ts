@@ -3,8 +3,10 @@
  * entity name and its collection partition (keys.ts).
  */
 import type { Area } from '../domain/areas/area.schema.ts';
+import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { Tag } from '../domain/tags/tag.schema.ts';
 import { resourceStore } from './resource-store.ts';
 
 export const areaStore = resourceStore<Area>('area', 'AREA');
 export const tagStore = resourceStore<Tag>('tag', 'TAG');
+export const skillStore = resourceStore<Skill>('skill', 'SKILL');

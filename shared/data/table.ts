@@ -31,10 +31,22 @@ export type TableWrite =
   | { kind: 'replace'; key: Key; entity: string; record: StoredRecord; expectedVersion: number }
   /** Delete; fails with `not-found`, or `version-conflict` when `expectedVersion` is given and differs. */
   | { kind: 'delete'; key: Key; expectedVersion?: number }
+  /** Delete whether or not the item exists (idempotent clean-up). */
+  | { kind: 'discard'; key: Key }
   /** Unconditional write (outbox events, idempotent projections). */
   | { kind: 'put'; key: Key; entity: string; record: StoredRecord; expiresAt?: number }
-  /** Atomic counter: adds `by` (may be negative) to a number attribute, creating the item if absent. */
-  | { kind: 'add'; key: Key; entity: string; attribute: string; by: number };
+  /**
+   * Atomic counter: adds `by` (may be negative) to a number attribute, creating the item if
+   * absent; `fields` are set as well (e.g. the id the sort key holds, for lists).
+   */
+  | {
+      kind: 'add';
+      key: Key;
+      entity: string;
+      attribute: string;
+      by: number;
+      fields?: Record<string, string | number | boolean>;
+    };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -253,16 +265,28 @@ function toTransactItem(write: TableWrite): TransactItem {
       };
     case 'put':
       return { Put: { TableName, Item: toItem(write.key, write.entity, write.record, write.expiresAt) } };
-    case 'add':
+    case 'discard':
+      return { Delete: { TableName, Key: write.key } };
+    case 'add': {
+      const fields = Object.entries(write.fields ?? {});
+      const sets = ['entity = :entity', ...fields.map((_, i) => `#f${i} = :f${i}`)];
       return {
         Update: {
           TableName,
           Key: write.key,
-          UpdateExpression: 'SET entity = :entity ADD #counter :by',
-          ExpressionAttributeNames: { '#counter': write.attribute },
-          ExpressionAttributeValues: { ':entity': write.entity, ':by': write.by },
+          UpdateExpression: `SET ${sets.join(', ')} ADD #counter :by`,
+          ExpressionAttributeNames: {
+            '#counter': write.attribute,
+            ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ':entity': write.entity,
+            ':by': write.by,
+            ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])),
+          },
         },
       };
+    }
     default: {
       const exhaustive: never = write;
       return exhaustive;

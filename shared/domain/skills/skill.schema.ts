@@ -1,0 +1,56 @@
+/**
+ * Skill definition: a capability users can offer (a certification, a trade, a language).
+ * Users reference definitions by id; their `skills` show each as a skill offering.
+ * Published schema names: Skill, CreateSkill, UpdateSkill, SkillList.
+ */
+import * as z from 'zod';
+import { lockVersion, text } from '../../http/fields.ts';
+import { pagedListSchema } from '../../http/list.ts';
+import { paginationQuery, sortParam } from '../../http/query-params.ts';
+
+export const SkillSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    skill_type: z.string().meta({ description: 'Free classification, e.g. CERTIFICATION or LANGUAGE.' }),
+    short_key: z.string().meta({ description: 'Short label for compact displays, unique in the workspace.' }),
+    description: z.string().optional(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    lock_version: z.int(),
+  })
+  .meta({ id: 'Skill' });
+
+export type Skill = z.infer<typeof SkillSchema>;
+
+export const CreateSkillSchema = z
+  .object({
+    name: text({ max: 255 }),
+    skill_type: text({ max: 64 }).optional().meta({ description: 'Default GENERAL.' }),
+    short_key: text({ max: 16 })
+      .optional()
+      .meta({ description: 'Default: derived from the name (initials, upper case).' }),
+    description: text({ max: 2048 }).optional(),
+  })
+  .meta({ id: 'CreateSkill' });
+
+export const UpdateSkillSchema = z
+  .object({
+    name: text({ max: 255 }).optional(),
+    skill_type: text({ max: 64 }).optional(),
+    short_key: text({ max: 16 }).optional(),
+    description: text({ max: 2048 }).nullable().optional(),
+    lock_version: lockVersion(),
+  })
+  .meta({
+    id: 'UpdateSkill',
+    description: 'JSON Merge Patch of a skill; description is clearable with null.',
+  });
+
+export const skillSortFields = ['name', 'skill_type', 'short_key', 'created_at', 'updated_at', 'id'] as const;
+
+export const SkillListQuery = z.object({ ...paginationQuery, sort: sortParam(skillSortFields) });
+
+export const SkillIdParams = z.object({ skill_id: z.uuid() });
+
+export const SkillListSchema = pagedListSchema(SkillSchema, 'SkillList');
