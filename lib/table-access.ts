@@ -13,7 +13,7 @@ export type TableAccess = 'none' | 'read' | 'read-write';
 
 /**
  * The data layer (shared/data/table.ts) reads with GetItem and Query and writes through
- * TransactWriteItems made of conditional Put and Delete items.
+ * TransactWriteItems made of conditional Put and Delete items and counter Updates.
  */
 export const groupTableAccess = {
   platform: 'none',
@@ -25,7 +25,14 @@ export const groupTableAccess = {
 export const tableActions = {
   none: [],
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
-  'read-write': ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'],
+  'read-write': [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:DeleteItem',
+    // Atomic counters (tag usage, failed sign-ins) and counter items inside transactions.
+    'dynamodb:UpdateItem',
+  ],
 } as const satisfies Record<TableAccess, readonly string[]>;
 
 /** The stream processor writes the audit projection with single unconditional puts. */

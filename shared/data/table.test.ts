@@ -4,7 +4,7 @@ import { DataError } from './data-error.ts';
 const send = vi.fn();
 vi.mock('./client.ts', () => ({ dynamo: () => ({ send }), tableName: () => 'fsm' }));
 
-const { getRecord, transactWrite } = await import('./table.ts');
+const { getRecord, incrementCounter, transactWrite } = await import('./table.ts');
 
 const key = { pk: 'T#ws#AREA', sk: 'a1' };
 const canceled = (reasons: Array<{ Code: string; Item?: unknown }>) =>
@@ -133,6 +133,55 @@ describe('Module: table adapter', () => {
       // Assess
       expect(live).toEqual({ id: 'a1', name: 'North' });
       expect(expired).toBeUndefined();
+    });
+  });
+
+  describe('Method: incrementCounter', () => {
+    it('returns the counter after the atomic add', async () => {
+      // Prepare
+      send.mockResolvedValueOnce({ Attributes: { failed: 3, expires_at: 4_000_000_000 } });
+
+      // Act
+      const value = await incrementCounter(key, 'login-address', 'failed', 1, 4_000_000_000);
+
+      // Assess
+      expect(value).toBe(3);
+      const input = send.mock.calls[0]?.[0].input;
+      expect(input.UpdateExpression).toContain('ADD #counter :by');
+      expect(input.UpdateExpression).toContain('if_not_exists(expires_at, :expires)');
+    });
+
+    it('starts a new window when the stored one has expired but was not swept yet', async () => {
+      // Prepare: the first add lands on an expired item; it is deleted and the add repeated.
+      send.mockResolvedValueOnce({ Attributes: { failed: 57, expires_at: 1 } });
+      send.mockResolvedValueOnce({});
+      send.mockResolvedValueOnce({ Attributes: { failed: 1, expires_at: 4_000_000_000 } });
+
+      // Act
+      const value = await incrementCounter(key, 'login-address', 'failed', 1, 4_000_000_000);
+
+      // Assess
+      expect(value).toBe(1);
+      expect(send.mock.calls[1]?.[0].constructor.name).toBe('DeleteCommand');
+    });
+  });
+
+  describe('Method: transactWrite (counters)', () => {
+    it('adds to a counter and sets the listed fields in the same transaction', async () => {
+      // Prepare
+      send.mockResolvedValueOnce({});
+
+      // Act
+      await transactWrite([
+        { kind: 'add', key, entity: 'tag-usage', attribute: 'count', by: -1, fields: { tag_id: 't1' } },
+        { kind: 'discard', key: { pk: 'T#ws#TAG_USAGE', sk: 't2' } },
+      ]);
+
+      // Assess
+      const [add, discard] = send.mock.calls[0]?.[0].input.TransactItems;
+      expect(add.Update.UpdateExpression).toBe('SET entity = :entity, #f0 = :f0 ADD #counter :by');
+      expect(add.Update.ExpressionAttributeValues).toMatchObject({ ':by': -1, ':f0': 't1' });
+      expect(discard.Delete.ConditionExpression).toBeUndefined();
     });
   });
 });
