@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import { config } from '../shared/config.ts';
 import { tableIdentityDirectory } from '../shared/data/directory.store.ts';
+import { accountService } from '../shared/domain/users/account.service.ts';
 import { ProblemError } from '../shared/http/problem.ts';
 import { createIdentityServer } from '../shared/identity/identity-server.ts';
 import { oidcAdapterFactory } from '../shared/identity/oidc-storage.ts';
@@ -22,6 +23,7 @@ const identity = createIdentityServer({
   authUrl: config().authUrl,
   audience: config().apiAudience,
   directory: tableIdentityDirectory,
+  accounts: accountService,
   keys,
   adapterFactory: oidcAdapterFactory,
 });

@@ -34,6 +34,10 @@ try {
     `  Mail:      ${stack.mailDir} (${await mailCount(stack.mailDir)} messages; new ones are listed below)`,
   );
   console.log(`  Discovery: ${baseUrl}/realms/${realm}/.well-known/openid-configuration`);
+  const { adminClient } = stack;
+  console.log(
+    `  Admin plane: client ${adminClient.clientId} / ${adminClient.clientSecret} (realm ${adminClient.realm})`,
+  );
   if (stack.usedDemoSeed && workspace && client) {
     const user = workspace.users[0];
     console.log(`  Demo workspace "${workspace.name}" (realm ${realm}):`);

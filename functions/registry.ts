@@ -10,5 +10,8 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   platform: () => import('./platform/handler.ts'),
   areas: () => import('./areas/handler.ts'),
   tags: () => import('./tags/handler.ts'),
+  users: () => import('./users/handler.ts'),
+  skills: () => import('./skills/handler.ts'),
   'audit-logs': () => import('./audit-logs/handler.ts'),
+  admin: () => import('./admin/handler.ts'),
 };

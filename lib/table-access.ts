@@ -19,7 +19,11 @@ export const groupTableAccess = {
   platform: 'none',
   areas: 'read-write',
   tags: 'read-write',
+  users: 'read-write',
+  skills: 'read-write',
   'audit-logs': 'read',
+  // The control plane writes workspaces, owners, realms and clients (workspace-admin.store.ts).
+  admin: 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {

@@ -61,6 +61,12 @@ export const keys = {
     pk: collectionPk(workspaceId, 'AUDIT'),
     sk: `${occurredAt}#${eventId}`,
   }),
+  /**
+   * One small item per workspace under a global partition, so the admin control plane can
+   * page through workspaces with one Query (ids and creation times only; the workspace item
+   * itself stays the one source of its state).
+   */
+  workspaceIndex: (workspaceId: WorkspaceId) => ({ pk: 'WORKSPACES', sk: workspaceId }),
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */
   client: (realm: string, clientId: string) => ({ pk: `REALM#${realm}#CLIENT`, sk: clientId }),

@@ -3,7 +3,8 @@
  * group's routes and an implementation per operation id (a missing implementation is a type
  * error). The pipeline, as middy middlewares:
  *   1. request ids: `request-id` (new) and `correlation-id` (kept from the caller) on every answer
- *   2. authentication: token, principal, workspace state, grants (bearer routes only)
+ *   2. authentication: token, principal, workspace state, grants (bearer routes); an admin-realm
+ *      token without grants (admin routes)
  *   3. input: path, query (from rawQueryString) and body validated against the route's schemas
  *   4. the operation, whose result becomes the route's success status
  * Any error on the way becomes an RFC 9457 problem document (error-mapper.ts).
@@ -12,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { type AdminCaller, type AdminContext, authenticateAdminOrThrow } from '../auth/admin-authenticate.ts';
 import { authenticateOrThrow } from '../auth/authenticate.ts';
 import { config } from '../config.ts';
 import { enterLogContext, type LogContext } from '../observability/logger.ts';
@@ -34,7 +36,11 @@ export interface OperationInput<R extends RouteSpec> {
   params: Output<R, 'params', Record<string, never>>;
   query: Output<R, 'query', Record<string, never>>;
   body: Output<R, 'body', undefined>;
-  ctx: R extends { readonly auth: 'bearer' } ? AuthenticatedContext : RequestContext;
+  ctx: R extends { readonly auth: 'bearer' }
+    ? AuthenticatedContext
+    : R extends { readonly auth: 'admin' }
+      ? AdminContext
+      : RequestContext;
   event: ApiEvent;
 }
 
@@ -49,6 +55,7 @@ interface KernelState {
   correlationId: string;
   route?: RouteSpec;
   principal?: Principal;
+  admin?: AdminCaller;
   input?: { params: unknown; query: unknown; body: unknown };
 }
 
@@ -162,6 +169,8 @@ export function createGroupHandler<R extends RouteSpec>(
       const state = request.context.fsm;
       if (state.route?.auth === 'bearer') {
         state.principal = await authenticateOrThrow(header(request.event, 'authorization'), state.route);
+      } else if (state.route?.auth === 'admin') {
+        state.admin = await authenticateAdminOrThrow(header(request.event, 'authorization'));
       }
     },
   };
@@ -181,11 +190,12 @@ export function createGroupHandler<R extends RouteSpec>(
       const state = context.fsm;
       if (!state.route || !state.input) throw new Error('kernel state missing');
       const route = state.route;
-      const ctx: RequestContext | AuthenticatedContext = {
+      const ctx: RequestContext | AuthenticatedContext | AdminContext = {
         requestId: state.requestId,
         correlationId: state.correlationId,
         baseUrl: config().baseUrl,
         ...(state.principal ? { principal: state.principal, workspaceId: state.principal.workspaceId } : {}),
+        ...(state.admin ? { admin: state.admin } : {}),
       };
       const operation = operations[route.operationId];
       if (!operation) throw new Error(`no implementation for ${route.operationId}`);

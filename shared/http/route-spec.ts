@@ -17,8 +17,11 @@ export interface RouteSpec {
   readonly group: string;
   readonly summary: string;
   readonly tags: readonly string[];
-  /** `bearer`: a verified access token is required; `none`: public (health, OpenAPI). */
-  readonly auth: 'bearer' | 'none';
+  /**
+   * `bearer`: a verified workspace access token is required; `admin`: a token of the admin
+   * realm (the `/admin-v1` control plane: no workspace, no grants); `none`: public (health, OpenAPI).
+   */
+  readonly auth: 'bearer' | 'admin' | 'none';
   /** Every grant listed is required. */
   readonly grants?: readonly Grant[];
   /** Billing operations stay available while the workspace is disabled or billing-locked. */

@@ -8,6 +8,7 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientRecord, inMemoryDirectory } from './identity-directory.ts';
 import { createIdentityServer } from './identity-server.ts';
+import { inMemoryAccounts } from './in-memory-accounts.ts';
 import { type AdapterFactory, memoryAdapterFactory } from './oidc-storage.ts';
 import { fileSigningKeyStore } from './signing-keys.ts';
 
@@ -44,6 +45,7 @@ async function startIdentityServer(keyFile: string): Promise<RunningServer> {
     authUrl,
     audience,
     directory: inMemoryDirectory({ shared: [integration, webApp], 'acme-dedicated': [] }),
+    accounts: inMemoryAccounts([]),
     keys: fileSigningKeyStore(keyFile),
     adapterFactory: storage,
   });
@@ -289,7 +291,7 @@ describe('identity provider (Keycloak layout)', () => {
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('sends the browser of a code-flow client to the login page, which answers 501 for now', async () => {
+  it('sends the browser of a code-flow client to the login page of the realm', async () => {
     const authorize = new URL(`${running.issuer}/protocol/openid-connect/auth`);
     authorize.search = new URLSearchParams({
       client_id: 'acme-web',
@@ -307,8 +309,11 @@ describe('identity provider (Keycloak layout)', () => {
     expect(cookies.length).toBeGreaterThan(0);
     expect(cookies.every((cookie) => cookie.includes('path=/realms/shared'))).toBe(true);
 
-    const login = await fetch(new URL(location, running.authUrl));
-    expect(login.status).toBe(501);
+    const login = await fetch(new URL(location, running.authUrl), {
+      headers: { cookie: cookies.map((cookie) => cookie.split(';', 1)[0]).join('; ') },
+    });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
   it('keeps signing with the same key after a restart, so earlier tokens stay valid', async () => {

@@ -6,8 +6,10 @@
  *
  *   /realms/{realm}/.well-known/openid-configuration
  *   /realms/{realm}/protocol/openid-connect/{auth,token,certs,userinfo,token/introspect,revoke}
- *   /realms/{realm}/protocol/openid-connect/logout   POST client_id, client_secret, refresh_token
- *   /realms/{realm}/login/{uid}                       the login page (501 until it is built)
+ *   /realms/{realm}/protocol/openid-connect/logout   POST client_id, client_secret, refresh_token;
+ *                                                     GET: browser logout (RP-initiated)
+ *   /realms/{realm}/login/{uid}                       the login page (login-handler.ts)
+ *   /realms/{realm}/set-password?token=…              the set-password page (set-password-handler.ts)
  *
  * Mounting: the `/realms/{realm}` prefix is stripped from `req.url` and the full public path is
  * put in `req.originalUrl` (what Express does); oidc-provider derives its mount path from the
@@ -17,11 +19,12 @@
  * the redirects stay right behind CloudFront, whatever Host header reaches the origin, and a
  * client cannot inject another host through those headers.
  *
- * Access tokens are RS256 JWTs for the API: `aud` = `audience`, `sub` = the client's
- * principal (service account) for client-credentials tokens, `tenant_id` = the client's
- * workspace, `client_id` and `azp` = the client, `scope`.
+ * Access tokens are RS256 JWTs for the API: `aud` = `audience`, `sub` = the user (code flow)
+ * or the client's principal (service account, client-credentials), `tenant_id` = the client's
+ * workspace, `client_id` and `azp` = the client, `scope`. Users are found through the
+ * AccountService port (accounts.ts); consent is implied (first-party-grant.ts).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, {
   type ClientInstance,
@@ -32,9 +35,19 @@ import Provider, {
 } from 'oidc-provider';
 import { realmNamePattern } from '../auth/realm-name.ts';
 import { logger } from '../observability/logger.ts';
+import type { AccountService } from './accounts.ts';
+import { trustedProxyHops } from './client-address.ts';
+import { derivedSecret, formTokens } from './csrf.ts';
+import { loadFirstPartyGrant } from './first-party-grant.ts';
+import { html, renderMessagePage, renderPage, SafeHtml } from './html.ts';
+import { isFormPost, pageHeaders, readForm, sendHtml, sendJson } from './http-io.ts';
 import type { IdentityDirectory } from './identity-directory.ts';
+import { serveLogin } from './login-handler.ts';
+import { accountFinder, interactionPolicyWithAccountCheck } from './oidc-account.ts';
 import { oidcAdapterFactory, withDirectoryClients } from './oidc-storage.ts';
-import type { JsonWebKey, SigningKeyStore } from './signing-keys.ts';
+import type { PageContext } from './page-context.ts';
+import { serveSetPassword } from './set-password-handler.ts';
+import type { SigningKeyStore } from './signing-keys.ts';
 
 export interface IdentityServerOptions {
   /** Public origin of the identity provider (no trailing slash); issuers are `${authUrl}/realms/{realm}`. */
@@ -42,6 +55,8 @@ export interface IdentityServerOptions {
   /** The `aud` of every access token (the API's audience). */
   audience: string;
   directory: IdentityDirectory;
+  /** Users: sign-in checks, the accounts tokens are issued for, set-password links. */
+  accounts: AccountService;
   keys: SigningKeyStore;
   /** Storage of the provider's state per realm; default: the DynamoDB table (`oidcAdapterFactory`). */
   adapterFactory?: (realm: string) => (modelName: string) => unknown;
@@ -49,6 +64,11 @@ export interface IdentityServerOptions {
   accessTokenTtlSeconds?: number;
   /** Lifetime of refresh tokens, seconds. Default 1800. */
   refreshTokenTtlSeconds?: number;
+  /**
+   * Proxies in front of the provider that append to X-Forwarded-For (client-address.ts);
+   * default FSM_TRUSTED_PROXY_HOPS, else 0.
+   */
+  trustedProxyHops?: number;
 }
 
 /** Route paths inside a realm, Keycloak's layout. */
@@ -62,30 +82,35 @@ export const realmRoutes = {
   end_session: '/protocol/openid-connect/logout',
   /** Ours, not oidc-provider's: the interaction (login) page, `/login/{uid}`. */
   login: '/login',
+  /** Ours: the page of set-password links. */
+  setPassword: '/set-password',
 } as const;
 
 const SCOPES = ['openid', 'profile', 'email'];
 /** What a client-credentials token carries when the request names no scope (as Keycloak does). */
 const DEFAULT_CLIENT_CREDENTIALS_SCOPE = 'profile email';
-const FORM_LIMIT_BYTES = 64 * 1024;
 
 interface RealmProvider {
   provider: Provider;
   callback: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Path of the issuer, e.g. `/realms/shared`. */
   issuerPath: string;
+  /** What the login and set-password pages of the realm need. */
+  pages: PageContext;
 }
 
 export function createIdentityServer(opts: IdentityServerOptions): {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 } {
   const authUrl = new URL(opts.authUrl);
+  // Validated once, at start: a bad value stops the start instead of every sign-in.
+  const hops = opts.trustedProxyHops ?? trustedProxyHops(process.env.FSM_TRUSTED_PROXY_HOPS);
   const providers = new Map<string, Promise<RealmProvider>>();
 
   function providerFor(realm: string): Promise<RealmProvider> {
     let created = providers.get(realm);
     if (!created) {
-      created = createRealmProvider(opts, realm).catch((error: unknown) => {
+      created = createRealmProvider(opts, realm, hops).catch((error: unknown) => {
         providers.delete(realm); // retry on the next request
         throw error;
       });
@@ -107,13 +132,6 @@ export function createIdentityServer(opts: IdentityServerOptions): {
       const inner = rest.startsWith('/') ? rest : `/${rest}`;
       const innerPath = inner.split('?', 1)[0] ?? '/';
 
-      if (innerPath === realmRoutes.login || innerPath.startsWith(`${realmRoutes.login}/`)) {
-        // The login page arrives with the authorization-code flow; until then the interaction
-        // that oidc-provider redirects to ends here.
-        sendText(res, 501, 'The login page is not available yet.\n');
-        return;
-      }
-
       const realmProvider = await providerFor(realm);
       if (innerPath === realmRoutes.end_session && req.method === 'POST') {
         await logout(req, res, realm, realmProvider.provider, opts.directory);
@@ -122,13 +140,23 @@ export function createIdentityServer(opts: IdentityServerOptions): {
 
       req.headers['x-forwarded-proto'] = authUrl.protocol.slice(0, -1);
       req.headers['x-forwarded-host'] = authUrl.host;
+      if (innerPath === realmRoutes.login || innerPath.startsWith(`${realmRoutes.login}/`)) {
+        await serveLogin(req, res, innerPath.slice(realmRoutes.login.length + 1), realmProvider.pages);
+        return;
+      }
+      if (innerPath === realmRoutes.setPassword) {
+        await serveSetPassword(req, res, realmProvider.pages);
+        return;
+      }
       req.url = inner;
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${realmProvider.issuerPath}${inner}`;
       await realmProvider.callback(req, res);
     } catch (error) {
       logger.error('identity provider request failed', { ...describeError(error), path: pathOf(req) });
-      if (!res.headersSent) sendJson(res, 500, { error: 'server_error' });
-      else res.end();
+      if (res.headersSent) res.end();
+      else if (wantsHtml(req)) {
+        sendHtml(res, 500, renderMessagePage('Something went wrong', 'Please try again in a moment.'));
+      } else sendJson(res, 500, { error: 'server_error' });
     }
   }
 
@@ -138,7 +166,11 @@ export function createIdentityServer(opts: IdentityServerOptions): {
 /* ------------------------------------------------------------------------------------------ */
 /* One oidc-provider instance per realm.                                                       */
 
-async function createRealmProvider(opts: IdentityServerOptions, realm: string): Promise<RealmProvider> {
+async function createRealmProvider(
+  opts: IdentityServerOptions,
+  realm: string,
+  trustedProxyHops: number,
+): Promise<RealmProvider> {
   const issuer = `${opts.authUrl.replace(/\/+$/, '')}/realms/${realm}`;
   const issuerPath = new URL(issuer).pathname;
   const jwks = await opts.keys.privateJwks();
@@ -190,8 +222,28 @@ async function createRealmProvider(opts: IdentityServerOptions, realm: string): 
         },
       },
       userinfo: { enabled: true },
-      // Browser logout (GET) comes with the login page; POST logout is our own handler.
-      rpInitiatedLogout: { enabled: false },
+      // Browser logout: GET shows a confirmation form (POST is Keycloak's back-channel
+      // logout, our own handler above).
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {
+          // The confirmation redirects to the client's post_logout_redirect_uri, if it gave one.
+          const target = URL.parse(String(ctx.oidc.session?.state?.postLogoutRedirectUri ?? ''));
+          setPageHeaders(ctx, target ? [target.origin] : []);
+          ctx.body = renderPage(
+            'Sign out',
+            html`<h1>Sign out</h1>
+<p>Do you want to sign out?</p>
+${new SafeHtml(form)}
+<button type="submit" form="op.logoutForm" name="logout" value="yes">Sign out</button>
+<button type="submit" form="op.logoutForm">Stay signed in</button>`,
+          );
+        },
+        postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
+          setPageHeaders(ctx);
+          ctx.body = renderMessagePage('Signed out', 'You are signed out.', { kind: 'notice' });
+        },
+      },
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       resourceIndicators: {
@@ -235,9 +287,10 @@ async function createRealmProvider(opts: IdentityServerOptions, realm: string): 
         },
       },
     },
-    // Users come with the login page; until then no account can be found.
-    findAccount: async () => undefined,
+    findAccount: accountFinder(opts.accounts),
+    loadExistingGrant: loadFirstPartyGrant,
     interactions: {
+      policy: interactionPolicyWithAccountCheck(),
       url: async (_ctx: KoaContextWithOIDC, interaction: { uid: string }) =>
         `${issuerPath}${realmRoutes.login}/${interaction.uid}`,
     },
@@ -258,7 +311,8 @@ async function createRealmProvider(opts: IdentityServerOptions, realm: string): 
       PreAuthorizedCode: 600,
     },
     cookies: {
-      keys: [cookieKey(jwks.keys)],
+      // Stable across restarts (derived from the signing key), so sessions survive them.
+      keys: [derivedSecret(jwks.keys, 'fsm identity cookie signing')],
       // Realms share one origin: scope the cookies to the realm so they never cross realms.
       long: { httpOnly: true, sameSite: 'lax', path: issuerPath },
       short: { httpOnly: true, sameSite: 'lax', path: issuerPath },
@@ -272,8 +326,12 @@ async function createRealmProvider(opts: IdentityServerOptions, realm: string): 
       clientAuthSigningAlgValues: ['RS256'],
     },
     renderError: async (ctx: KoaContextWithOIDC, out: Record<string, unknown>) => {
-      ctx.type = 'html';
-      ctx.body = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Sign-in error</title></head><body><h1>Sign-in error</h1><p>${escapeHtml(String(out.error ?? 'error'))}: ${escapeHtml(String(out.error_description ?? ''))}</p></body></html>`;
+      setPageHeaders(ctx);
+      ctx.body = renderMessagePage(
+        'Sign-in error',
+        `${String(out.error ?? 'error')}: ${String(out.error_description ?? '')}`,
+        { kind: 'message' },
+      );
     },
   };
 
@@ -286,7 +344,27 @@ async function createRealmProvider(opts: IdentityServerOptions, realm: string): 
   provider.on('error', (error) => {
     logger.error('identity provider error', { realm, ...describeError(error) });
   });
-  return { provider, callback: provider.callback(), issuerPath };
+  const pages: PageContext = {
+    realm,
+    issuerPath,
+    provider,
+    directory: opts.directory,
+    accounts: opts.accounts,
+    forms: formTokens(derivedSecret(jwks.keys, 'fsm identity form tokens')),
+    trustedProxyHops,
+  };
+  return { provider, callback: provider.callback(), issuerPath, pages };
+}
+
+/** The headers of our own pages on a response that oidc-provider writes. */
+function setPageHeaders(ctx: KoaContextWithOIDC, formTargets: string[] = []): void {
+  ctx.type = 'html';
+  for (const [name, value] of Object.entries(pageHeaders(formTargets))) ctx.set(name, value);
+}
+
+/** Browsers ask for HTML; API clients for JSON. */
+function wantsHtml(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('text/html');
 }
 
 function applyDefaultClientCredentialsScope(ctx: KoaContextWithOIDC): void {
@@ -294,13 +372,6 @@ function applyDefaultClientCredentialsScope(ctx: KoaContextWithOIDC): void {
   if (ctx.oidc?.route === 'token' && params?.grant_type === 'client_credentials' && !params.scope) {
     params.scope = DEFAULT_CLIENT_CREDENTIALS_SCOPE;
   }
-}
-
-/** Stable cookie-signing key, derived from the signing key so restarts keep sessions valid. */
-function cookieKey(keys: JsonWebKey[]): string {
-  const secret = keys[0]?.d;
-  if (!secret) throw new Error('the signing key store returned no private key');
-  return createHmac('sha256', secret).update('fsm identity cookie signing').digest('base64url');
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -313,8 +384,7 @@ async function logout(
   provider: Provider,
   directory: IdentityDirectory,
 ): Promise<void> {
-  const contentType = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  if (contentType !== 'application/x-www-form-urlencoded') {
+  if (!isFormPost(req)) {
     sendJson(res, 400, { error: 'invalid_request', error_description: 'form-encoded body expected' });
     return;
   }
@@ -423,55 +493,7 @@ function secretsMatch(expected: string, given: string): boolean {
   return timingSafeEqual(a, b) && given.length > 0;
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > FORM_LIMIT_BYTES) return undefined;
-      chunks.push(buffer);
-    }
-  } catch {
-    return undefined;
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
 /* ------------------------------------------------------------------------------------------ */
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendText(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    'Cache-Control': 'no-store',
-  });
-  res.end(text);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
-}
 
 /** Log fields of an error (not named `message`: that is the log line's own field). */
 function describeError(error: unknown): Record<string, unknown> {

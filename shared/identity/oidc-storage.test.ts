@@ -16,6 +16,7 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../local-stack/dynamodb-
 import { checkJava } from '../local-stack/prerequisites.ts';
 import { inMemoryDirectory } from './identity-directory.ts';
 import { createIdentityServer } from './identity-server.ts';
+import { inMemoryAccounts } from './in-memory-accounts.ts';
 import { type AdapterFactory, memoryAdapterFactory, oidcAdapterFactory } from './oidc-storage.ts';
 import { fileSigningKeyStore } from './signing-keys.ts';
 
@@ -128,6 +129,7 @@ describe('on DynamoDB Local', () => {
     const identity = createIdentityServer({
       authUrl,
       audience: 'fsm-api',
+      accounts: inMemoryAccounts([]),
       directory: inMemoryDirectory({
         shared: [
           {

@@ -106,6 +106,8 @@ export function clientMetadata(record: ClientRecord): AdapterPayload {
       ? ['client_credentials', 'authorization_code', 'refresh_token']
       : ['client_credentials'],
     redirect_uris: [...record.redirectUris],
+    // As Keycloak's "+": a browser logout may return to any of the client's redirect URIs.
+    post_logout_redirect_uris: [...record.redirectUris],
     response_types: interactive ? ['code'] : [],
     // client_secret_post is accepted as well: oidc-provider treats the two secret methods alike
     // as long as both are in the provider's `clientAuthMethods`.

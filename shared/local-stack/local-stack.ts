@@ -12,6 +12,7 @@ import { groupHandlers } from '../../functions/registry.ts';
 import { config, resetConfig } from '../config.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { tableIdentityDirectory } from '../data/directory.store.ts';
+import { accountService } from '../domain/users/account.service.ts';
 import { consumers } from '../events/consumers.ts';
 import { processStreamBatch } from '../events/stream-processor.ts';
 import { createIdentityServer } from '../identity/identity-server.ts';
@@ -19,6 +20,7 @@ import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
 import { fileSigningKeyStore } from '../identity/signing-keys.ts';
 import { logger } from '../observability/logger.ts';
 import { createAppServer } from '../server/app-server.ts';
+import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
 import { startAwsEmulators } from './aws-emulators.ts';
 import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
@@ -46,6 +48,8 @@ export interface LocalStack {
   mailDir: string;
   seed: Seed;
   usedDemoSeed: boolean;
+  /** The admin control plane's client (`/admin-v1`), see admin-bootstrap.ts. */
+  adminClient: AdminClientCredentials;
   /** Resolves once the stream poller has handed every record written so far to the consumers. */
   drained(): Promise<void>;
   stop(): Promise<void>;
@@ -105,6 +109,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('applying the seed');
     await applySeed(seed);
+    const adminClient = await bootstrapAdminClient({ dataDir });
 
     // Created (or read) now, so a key problem stops the start instead of the first login.
     const signingKeys = fileSigningKeyStore(join(dataDir, 'identity', 'signing-key.json'));
@@ -113,6 +118,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       authUrl: config().authUrl,
       audience: config().apiAudience,
       directory: tableIdentityDirectory,
+      accounts: accountService,
       keys: signingKeys,
       adapterFactory: oidcAdapterFactory,
     });
@@ -139,6 +145,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mailDir: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
       seed,
       usedDemoSeed: !options.seedFile,
+      adminClient,
       drained: () => poller.drained(),
       stop: stopAll,
     };

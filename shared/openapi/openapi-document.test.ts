@@ -55,7 +55,9 @@ describe('Function: openApiDocument', () => {
       // Assess
       expect(operation.operationId).toBe(route.operationId);
       expect(operation.responses).toHaveProperty(String(route.success.status));
-      expect(operation.security).toEqual(route.auth === 'bearer' ? [{ bearer: [] }] : []);
+      expect(operation.security).toEqual(
+        route.auth === 'bearer' ? [{ bearer: [] }] : route.auth === 'admin' ? [{ adminBearer: [] }] : [],
+      );
     },
   );
 
@@ -182,6 +184,24 @@ describe('Function: openApiDocument', () => {
       minimum: 1,
       maximum: 100,
     });
+  });
+
+  it('documents the admin plane with the adminBearer scheme, a 401 and never a 402 or 403', () => {
+    // Prepare
+    const adminRoutes = routes.filter((route) => route.auth === 'admin');
+    expect(adminRoutes.length).toBeGreaterThan(0);
+    expect(doc.components.securitySchemes).toHaveProperty('adminBearer');
+
+    for (const route of adminRoutes) {
+      // Act
+      const operation = operationOf(route.path, route.method);
+
+      // Assess
+      expect(route.path, route.operationId).toMatch(/^\/admin-v1\//);
+      expect(operation.responses, route.operationId).toHaveProperty('401');
+      expect(operation.responses, route.operationId).not.toHaveProperty('402');
+      expect(operation.responses, route.operationId).not.toHaveProperty('403');
+    }
   });
 
   it('returns the same document on every call', () => {

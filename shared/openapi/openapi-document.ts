@@ -4,6 +4,7 @@
  * UpdateArea, AreaList). Choices that SPEC.md leaves open are written into descriptions.
  */
 import * as z from 'zod';
+import { adminRealm } from '../auth/realm-name.ts';
 import { config } from '../config.ts';
 import { problemTypes } from '../http/problem-types.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
@@ -94,6 +95,12 @@ function responses(route: RouteSpec): Record<string, unknown> {
     result['402'] = problemResponse('tenant-billing-locked');
     result['403'] = problemResponse('access-denied (data.reason, data.required_grants) or tenant-disabled');
   }
+  // The admin plane has no workspace and no grant model: a 401 but never a 402 or 403.
+  if (route.auth === 'admin') {
+    result['401'] = problemResponse(
+      'authentication-required (data.reason token_missing, token_expired, token_invalid; a workspace token is token_invalid)',
+    );
+  }
   if (route.params) result['404'] = problemResponse('not-found');
   if (route.body && route.method !== 'GET') {
     result['400'] = problemResponse('invalid-json');
@@ -102,12 +109,22 @@ function responses(route: RouteSpec): Record<string, unknown> {
   if (route.body && 'lock_version' in ((route.body as z.ZodObject).shape ?? {})) {
     result['409'] = problemResponse('resource-conflict: lock_version differs from the stored version');
   }
+  for (const status of route.errors ?? []) {
+    const types = Object.entries(problemTypes).filter(([, type]) => type.status === status);
+    result[String(status)] ??= problemResponse(types.map(([slug]) => slug).join(' or '));
+  }
   if (route.body || route.query) {
     result['422'] = problemResponse(
       'field-required, field-type-invalid or validation-failed, with errors[].pointer',
     );
   }
   return result;
+}
+
+function securityOf(route: RouteSpec): Array<Record<string, string[]>> {
+  if (route.auth === 'bearer') return [{ bearer: [] }];
+  if (route.auth === 'admin') return [{ adminBearer: [] }];
+  return [];
 }
 
 let cached: unknown;
@@ -125,7 +142,7 @@ export function openApiDocument(): unknown {
       ...(route.grants?.length ? { 'x-required-grants': route.grants } : {}),
       parameters: parameters(route),
       responses: responses(route),
-      security: route.auth === 'bearer' ? [{ bearer: [] }] : [],
+      security: securityOf(route),
     };
     if (route.body) {
       const types = route.mergePatch
@@ -159,6 +176,9 @@ export function openApiDocument(): unknown {
           'clearable with null. Default order: created_at ascending.',
         '- Audit logs: created_from is inclusive, created_to exclusive; newest first.',
         '- Timestamps are RFC 3339 in UTC; absent values are omitted, never null.',
+        '- Admin control plane (/admin-v1, security adminBearer): tokens of the reserved realm fsm-admin; ' +
+          'no grant model, so never a 402 or 403. Workspace status: INACTIVE if deactivated, else ' +
+          'BILLING_LOCKED if billing-locked, else ACTIVE; an action that changes nothing answers 200 unchanged.',
       ].join('\n'),
     },
     servers: [{ url: baseUrl }],
@@ -171,6 +191,13 @@ export function openApiDocument(): unknown {
           openIdConnectUrl: `${authUrl}/realms/shared/.well-known/openid-configuration`,
           description:
             'Bearer access token (JWT) from the identity provider; a dedicated realm replaces "shared".',
+        },
+        adminBearer: {
+          type: 'openIdConnect',
+          openIdConnectUrl: `${authUrl}/realms/${adminRealm}/.well-known/openid-configuration`,
+          description:
+            `Admin control plane (/admin-v1): a client-credentials access token of the reserved realm ${adminRealm}. ` +
+            'Workspace tokens are refused (401 token_invalid) and admin tokens are refused by /api/v2 routes.',
         },
       },
     },

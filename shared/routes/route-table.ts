@@ -5,12 +5,23 @@
  * pulls in handler code. Each group's routes live in groups/<group>.routes.ts, so a group's
  * Lambda bundles only its own schemas; its implementation must cover exactly its operation ids.
  */
+import { adminRoutes } from './groups/admin.routes.ts';
 import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
+import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
+import { userRoutes } from './groups/users.routes.ts';
 
-export const routes = [...platformRoutes, ...areaRoutes, ...tagRoutes, ...auditLogRoutes] as const;
+export const routes = [
+  ...platformRoutes,
+  ...areaRoutes,
+  ...tagRoutes,
+  ...userRoutes,
+  ...skillRoutes,
+  ...auditLogRoutes,
+  ...adminRoutes,
+] as const;
 
 export type Route = (typeof routes)[number];
 export type OperationId = Route['operationId'];

@@ -18,6 +18,24 @@ async function createTag(body: Record<string, unknown> = {}) {
   return response.body as Record<string, any>;
 }
 
+/** A new technician carrying `tagIds`, created through the users API. */
+async function createUserWithTags(tagIds: string[]) {
+  const roles = await call('GET', '/api/v2/roles', { token: admin });
+  const technicianRole = roles.body.items.find((role: { name: string }) => role.name === 'technician');
+  const response = await call('POST', '/api/v2/users', {
+    token: admin,
+    body: {
+      email: `tagged-${randomUUID()}@acme.test`,
+      firstname: 'Tina',
+      lastname: 'Tagged',
+      role_ids: [technicianRole.id],
+      tag_ids: tagIds,
+    },
+  });
+  expect(response.status).toBe(201);
+  return response.body as Record<string, any>;
+}
+
 describe('Tags', () => {
   it('creates a tag with usage_count 0, lock_version 0 and an absolute Location', async () => {
     const response = await call('POST', '/api/v2/tags', {
@@ -121,6 +139,42 @@ describe('Tags', () => {
     expect(stale.status).toBe(409);
     expect(nullName.status).toBe(422);
     expect(nullName.body.type).toEqual(problemType('field-required'));
+  });
+
+  it('counts the users carrying a tag in usage_count, on read, in lists and when sorting', async () => {
+    const used = await createTag();
+    const unused = await createTag();
+
+    const user = await createUserWithTags([used.id]);
+    const afterCreate = await call('GET', `/api/v2/tags/${used.id}`, { token: admin });
+    const sorted = await call('GET', '/api/v2/tags?size=100&sort=usage_count:desc', { token: admin });
+    const cleared = await call('PUT', `/api/v2/users/${user.id}/tags`, {
+      token: admin,
+      body: { tag_ids: [] },
+    });
+    const afterClear = await call('GET', `/api/v2/tags/${used.id}`, { token: admin });
+
+    expect(afterCreate.body.usage_count).toBe(1);
+    const listed = sorted.body.items.filter((t: { id: string }) => [used.id, unused.id].includes(t.id));
+    expect(listed.map((t: { id: string; usage_count: number }) => [t.id, t.usage_count])).toEqual([
+      [used.id, 1],
+      [unused.id, 0],
+    ]);
+    expect(cleared.status).toBe(200);
+    expect(afterClear.body).toMatchObject({ usage_count: 0, lock_version: used.lock_version });
+  });
+
+  it('keeps usage_count when the tag itself is edited', async () => {
+    const tag = await createTag();
+    await createUserWithTags([tag.id]);
+
+    const renamed = await call('PATCH', `/api/v2/tags/${tag.id}`, {
+      token: admin,
+      body: { name: 'Renamed' },
+    });
+
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Renamed', usage_count: 1, lock_version: 1 });
   });
 
   it('deletes with 204 and then answers 404', async () => {

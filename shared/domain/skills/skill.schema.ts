@@ -1,6 +1,7 @@
 /**
  * Skill definition: a capability users can offer (a certification, a trade, a language).
- * Users reference definitions by id; their `skills` show each as a skill offering.
+ * Users reference definitions by id; their `skills` show each as a skill offering. Everyone
+ * who works in the workspace reads them; writing them needs `skills:update`.
  * Published schema names: Skill, CreateSkill, UpdateSkill, SkillList.
  */
 import * as z from 'zod';
@@ -12,14 +13,24 @@ export const SkillSchema = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    skill_type: z.string().meta({ description: 'Free classification, e.g. CERTIFICATION or LANGUAGE.' }),
-    short_key: z.string().meta({ description: 'Short label for compact displays, unique in the workspace.' }),
+    skill_type: z
+      .string()
+      .meta({ description: 'Free classification, e.g. CERTIFICATION or LANGUAGE; GENERAL unless given.' }),
+    short_key: z.string().meta({
+      description:
+        'Short label for compact displays; unique in the workspace, compared regardless of letter case.',
+    }),
     description: z.string().optional(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     lock_version: z.int(),
   })
-  .meta({ id: 'Skill' });
+  .meta({
+    id: 'Skill',
+    description:
+      'A skill definition. Users offer skills by id (skill_ids); deleting a definition removes it from ' +
+      'the skills every user shows.',
+  });
 
 export type Skill = z.infer<typeof SkillSchema>;
 
@@ -29,7 +40,13 @@ export const CreateSkillSchema = z
     skill_type: text({ max: 64 }).optional().meta({ description: 'Default GENERAL.' }),
     short_key: text({ max: 16 })
       .optional()
-      .meta({ description: 'Default: derived from the name (initials, upper case).' }),
+      .meta({
+        description:
+          'Default: the initials of the words of the name, upper case, letters and digits only, at most ' +
+          '16 (`Electrical Safety Check` → `ESC`); when another skill already uses that key a number is ' +
+          'appended (`ESC2`). A short_key sent here that another skill of the workspace uses, in any ' +
+          'letter case, is answered with 409 resource-conflict pointing at `#/short_key`.',
+      }),
     description: text({ max: 2048 }).optional(),
   })
   .meta({ id: 'CreateSkill' });
@@ -38,13 +55,21 @@ export const UpdateSkillSchema = z
   .object({
     name: text({ max: 255 }).optional(),
     skill_type: text({ max: 64 }).optional(),
-    short_key: text({ max: 16 }).optional(),
+    short_key: text({ max: 16 })
+      .optional()
+      .meta({
+        description:
+          'Unique in the workspace regardless of letter case (409 resource-conflict pointing at ' +
+          '`#/short_key` when another skill uses it). Not re-derived when the name changes.',
+      }),
     description: text({ max: 2048 }).nullable().optional(),
     lock_version: lockVersion(),
   })
   .meta({
     id: 'UpdateSkill',
-    description: 'JSON Merge Patch of a skill; description is clearable with null.',
+    description:
+      'JSON Merge Patch of a skill; description is clearable with null; null or blank name, ' +
+      'skill_type or short_key is rejected with 422.',
   });
 
 export const skillSortFields = ['name', 'skill_type', 'short_key', 'created_at', 'updated_at', 'id'] as const;

@@ -15,11 +15,27 @@ export const TagSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     lock_version: z.int(),
-    usage_count: z.int().meta({ description: 'How many records carry this tag.' }),
+    usage_count: z
+      .int()
+      .min(0)
+      .meta({
+        description:
+          'How many users carry this tag right now; read-only, changes when users gain or lose the tag ' +
+          '(POST /users with tag_ids, PUT /users/{user_id}/tags). Sortable.',
+      }),
   })
-  .meta({ id: 'Tag' });
+  .meta({
+    id: 'Tag',
+    description: 'A coloured label users carry (tag_ids); deleting a tag removes it from every user.',
+  });
 
 export type Tag = z.infer<typeof TagSchema>;
+
+/**
+ * A tag as its own item holds it: usage_count lives in a counter item apart (tag-usage.store.ts),
+ * so attaching a tag never conflicts with an edit of the tag.
+ */
+export type StoredTag = Omit<Tag, 'usage_count'>;
 
 export const CreateTagSchema = z
   .object({ name: text({ max: 255 }), color: cssColor() })

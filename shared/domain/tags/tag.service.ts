@@ -1,26 +1,50 @@
 /**
- * Tag rules. usage_count is kept on the tag item by the writes that attach or detach it (in
- * their own transactions), so reading it never counts.
+ * Tag rules. usage_count is not part of the tag item: it is a counter apart
+ * (data/tag-usage.store.ts) that the writes attaching or detaching a tag change atomically in
+ * their own transactions, so reading it never counts and a tag edit never overwrites it. Every
+ * read here merges the counter in; every write strips it before storing.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { ResourceStore } from '../../data/resource-store.ts';
 import { tagStore } from '../../data/stores.ts';
+import { tagUsage, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { paginate, sortItems } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
-import type { CreateTagSchema, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
+import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
 
 const resource = (id: string) => ({ type: 'tag', id });
 
+// The shared store is typed with the API shape; what the tag item really holds is a StoredTag
+// (items written before the counter moved out may still carry a stale usage_count, which
+// withUsage overrides).
+const tags = tagStore as unknown as ResourceStore<StoredTag>;
+
+function withUsage(tag: StoredTag, usageCount: number): Tag {
+  return { ...tag, usage_count: usageCount };
+}
+
+function stored(tag: Tag): StoredTag {
+  const { usage_count: _counter, ...rest } = tag;
+  return rest;
+}
+
+async function loadTag(ctx: AuthenticatedContext, id: string): Promise<Tag | undefined> {
+  const [tag, usage] = await Promise.all([tags.get(ctx.workspaceId, id), tagUsage(ctx.workspaceId, id)]);
+  return tag && withUsage(tag, usage);
+}
+
 export async function listTags(ctx: AuthenticatedContext, query: z.output<typeof TagListQuery>) {
-  const tags = await tagStore.list(ctx.workspaceId);
-  return paginate(sortItems(tags, query.sort ?? [], [{ field: 'name', direction: 'asc' }]), query);
+  const [items, usages] = await Promise.all([tags.list(ctx.workspaceId), tagUsages(ctx.workspaceId)]);
+  const withCounts = items.map((tag) => withUsage(tag, usages.get(tag.id) ?? 0));
+  return paginate(sortItems(withCounts, query.sort ?? [], [{ field: 'name', direction: 'asc' }]), query);
 }
 
 export async function getTag(ctx: AuthenticatedContext, id: string): Promise<Tag> {
-  const tag = await tagStore.get(ctx.workspaceId, id);
+  const tag = await loadTag(ctx, id);
   if (!tag) throw notFound();
   return tag;
 }
@@ -39,7 +63,7 @@ export async function createTag(
     lock_version: 0,
     usage_count: 0,
   };
-  await tagStore.create(ctx.workspaceId, tag, domainEvent(ctx, 'tag.created', resource(tag.id), tag));
+  await tags.create(ctx.workspaceId, stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag));
   return tag;
 }
 
@@ -47,16 +71,18 @@ export async function updateTag(
   ctx: AuthenticatedContext,
   id: string,
   patch: z.output<typeof UpdateTagSchema>,
-) {
+): Promise<Tag> {
   const { after } = await updateVersioned<Tag>({
     key: `tag:${ctx.workspaceId}:${id}`,
-    load: () => tagStore.get(ctx.workspaceId, id),
+    // The count read here is what the response and the event show; the counter item itself is
+    // never written by an edit, so a concurrent attach is not lost.
+    load: () => loadTag(ctx, id),
     expectedVersion: patch.lock_version,
     apply: (current) => mergePatch(current, patch),
     save: (next, current) =>
-      tagStore.replace(
+      tags.replace(
         ctx.workspaceId,
-        next,
+        stored(next),
         current.lock_version,
         domainEvent(ctx, 'tag.updated', resource(id), next, previousAttributes(current, next)),
       ),
@@ -64,10 +90,13 @@ export async function updateTag(
   return after;
 }
 
+/** Users still carrying a deleted tag stop showing it; its counter goes with it. */
 export async function deleteTag(ctx: AuthenticatedContext, id: string): Promise<void> {
   await deleteExisting<Tag>({
-    load: () => tagStore.get(ctx.workspaceId, id),
+    load: () => loadTag(ctx, id),
     remove: (current) =>
-      tagStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'tag.deleted', resource(id), current)),
+      tags.remove(ctx.workspaceId, id, domainEvent(ctx, 'tag.deleted', resource(id), current), [
+        tagUsageDelete(ctx.workspaceId, id),
+      ]),
   });
 }

@@ -6,6 +6,7 @@
 import { v5 as uuidv5 } from 'uuid';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { hashPassword } from '../../auth/password-hash.ts';
+import { adminRealm, isWorkspaceRealm } from '../../auth/realm-name.ts';
 import {
   clientWrite,
   commitAll,
@@ -21,6 +22,7 @@ import {
   workspaceWrite,
 } from '../../data/directory.store.ts';
 import type { TableWrite } from '../../data/table.ts';
+import { workspaceIndexWrite } from './workspace-admin.store.ts';
 
 const namespace = '6f9d1c1e-3b0a-4f5e-9d43-7a1c2b3d4e5f';
 
@@ -39,6 +41,11 @@ export const serviceAccountIdOf = (workspaceId: string, clientId: string) =>
   uuidv5(`service-account:${workspaceId}:${clientId}`, namespace);
 
 export async function provisionWorkspace(spec: WorkspaceSpec): Promise<WorkspaceRecord> {
+  if (!isWorkspaceRealm(spec.realm)) {
+    throw new Error(
+      `Workspace "${spec.name}": realm "${spec.realm}" is not usable (${adminRealm} is reserved).`,
+    );
+  }
   const now = new Date().toISOString();
   const id = workspaceIdOf(spec.name);
   const existing = await getWorkspace(id);
@@ -51,7 +58,11 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     updated_at: now,
     lock_version: existing ? existing.lock_version + 1 : 0,
   };
-  const writes: TableWrite[] = [workspaceWrite(workspace), realmWrite(spec.realm)];
+  const writes: TableWrite[] = [
+    workspaceWrite(workspace),
+    workspaceIndexWrite(workspace),
+    realmWrite(spec.realm),
+  ];
   // One Query for the principals that already exist, not a GetItem per user and client.
   const existingPrincipals = new Map((await listPrincipals(id)).map((p) => [p.id, p]));
 

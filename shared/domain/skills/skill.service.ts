@@ -1,0 +1,134 @@
+/**
+ * Skill definition rules: creation with defaults (skill_type GENERAL, short_key from the name),
+ * merge-patch edits (description clearable with null), deletion, sorted paged listing. Every
+ * change emits skill.created / skill.updated / skill.deleted.
+ *
+ * short_key is unique per workspace regardless of letter case. The check reads the workspace's
+ * skills and writes afterwards, queued per workspace in this process (keyed-mutex), so it holds
+ * in the local stack and within one container; two containers creating the same key at the
+ * same instant can still both succeed (no guard item in the table yet).
+ *
+ * Deleting a skill leaves users' references to it in place; the users domain drops ids of
+ * skills that no longer exist when it shows a user's skills.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { skillStore } from '../../data/stores.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { paginate, sortItems } from '../../http/list.ts';
+import { notFound, ProblemError } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { serialized } from '../keyed-mutex.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import { deriveShortKey, shortKeyIdentity, uniqueShortKey } from './short-key.ts';
+import type { CreateSkillSchema, Skill, SkillListQuery, UpdateSkillSchema } from './skill.schema.ts';
+
+const resource = (id: string) => ({ type: 'skill', id });
+
+export const defaultSkillType = 'GENERAL';
+
+/** Writes that may claim a short_key queue on this key, so their check-then-write does not interleave. */
+const shortKeyLock = (workspaceId: string) => `skill-short-keys:${workspaceId}`;
+
+export async function listSkills(ctx: AuthenticatedContext, query: z.output<typeof SkillListQuery>) {
+  const skills = await skillStore.list(ctx.workspaceId);
+  return paginate(sortItems(skills, query.sort ?? [], [{ field: 'name', direction: 'asc' }]), query);
+}
+
+export async function getSkill(ctx: AuthenticatedContext, id: string): Promise<Skill> {
+  const skill = await skillStore.get(ctx.workspaceId, id);
+  if (!skill) throw notFound();
+  return skill;
+}
+
+export async function createSkill(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateSkillSchema>,
+): Promise<Skill> {
+  return serialized(shortKeyLock(ctx.workspaceId), async () => {
+    const existing = await skillStore.list(ctx.workspaceId);
+    if (input.short_key !== undefined) assertShortKeyFree(existing, input.short_key);
+    const shortKey =
+      input.short_key ??
+      uniqueShortKey(
+        deriveShortKey(input.name),
+        existing.map((s) => s.short_key),
+      );
+    const now = new Date().toISOString();
+    const skill: Skill = {
+      id: uuidv7(),
+      name: input.name,
+      skill_type: input.skill_type ?? defaultSkillType,
+      short_key: shortKey,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      created_at: now,
+      updated_at: now,
+      lock_version: 0,
+    };
+    await skillStore.create(
+      ctx.workspaceId,
+      skill,
+      domainEvent(ctx, 'skill.created', resource(skill.id), skill),
+    );
+    return skill;
+  });
+}
+
+export async function updateSkill(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateSkillSchema>,
+): Promise<Skill> {
+  const write = (others: readonly Skill[]) =>
+    updateVersioned<Skill>({
+      key: `skill:${ctx.workspaceId}:${id}`,
+      load: () => skillStore.get(ctx.workspaceId, id),
+      expectedVersion: patch.lock_version,
+      apply: (current) => {
+        // Uniqueness is checked only for a short_key that is sent (SPEC.md rule 5).
+        if (patch.short_key !== undefined) {
+          assertShortKeyFree(
+            others.filter((s) => s.id !== current.id),
+            patch.short_key,
+          );
+        }
+        return mergePatch(current, patch);
+      },
+      save: (next, current) =>
+        skillStore.replace(
+          ctx.workspaceId,
+          next,
+          current.lock_version,
+          domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
+        ),
+    });
+  if (patch.short_key === undefined) return (await write([])).after;
+  return serialized(shortKeyLock(ctx.workspaceId), async () => {
+    const others = await skillStore.list(ctx.workspaceId);
+    return (await write(others)).after;
+  });
+}
+
+export async function deleteSkill(ctx: AuthenticatedContext, id: string): Promise<void> {
+  await deleteExisting<Skill>({
+    load: () => skillStore.get(ctx.workspaceId, id),
+    remove: (current) =>
+      skillStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'skill.deleted', resource(id), current)),
+  });
+}
+
+function assertShortKeyFree(skills: readonly Skill[], shortKey: string): void {
+  const holder = skills.find((s) => shortKeyIdentity(s.short_key) === shortKeyIdentity(shortKey));
+  if (!holder) return;
+  throw new ProblemError('resource-conflict', {
+    detail: `Another skill of this workspace already uses short_key ${holder.short_key}.`,
+    errors: [
+      {
+        type: 'field-invalid',
+        detail: 'is already used by another skill (short keys are compared regardless of letter case)',
+        pointer: '#/short_key',
+        data: { skill_id: holder.id },
+      },
+    ],
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The caller's own account: GET /api/v2/me and POST /api/v2/me/change-password. Any
+ * authenticated principal may call them; no grant is needed.
+ *
+ * A wrong current password is 401 `login-failed` and counts as a failed sign-in (so a stolen
+ * token cannot be used to guess the password without blocking the user). Service accounts
+ * have no password: 403 access-denied, reason resource_locked.
+ */
+import type { z } from 'zod';
+import { hashPassword } from '../../auth/password-hash.ts';
+import {
+  type CredentialRecord,
+  credentialWrite,
+  getCredential,
+  getPrincipal,
+} from '../../data/directory.store.ts';
+import { transactWrite } from '../../data/table.ts';
+import { notFound, ProblemError } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { passwordMatches, recordFailedPasswordCheck } from './account.service.ts';
+import { loadCatalogs, toUser } from './user.representation.ts';
+import type { ChangePasswordSchema, User } from './user.schema.ts';
+
+export async function getMe(ctx: AuthenticatedContext): Promise<User> {
+  const [principal, catalogs] = await Promise.all([
+    getPrincipal(ctx.workspaceId, ctx.principal.id),
+    loadCatalogs(ctx.workspaceId),
+  ]);
+  if (!principal) throw notFound('The caller no longer exists.');
+  return toUser(principal, catalogs);
+}
+
+export async function changeOwnPassword(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof ChangePasswordSchema>,
+): Promise<void> {
+  const { workspaceId } = ctx;
+  const userId = ctx.principal.id;
+  if (ctx.principal.kind !== 'user') {
+    throw new ProblemError('access-denied', {
+      detail: 'Service accounts have no password; their client secret is managed with the client.',
+      data: { reason: 'resource_locked' },
+    });
+  }
+  const credential = await getCredential(workspaceId, userId);
+  if (!(await passwordMatches(input.current_password, credential?.password_hash))) {
+    await recordFailedPasswordCheck(workspaceId, userId);
+    throw new ProblemError('login-failed', { detail: 'The current password is not correct.' });
+  }
+  // A password change also spends any pending set-password link.
+  const {
+    set_password_token_hash: _hash,
+    set_password_token_expires_at: _expires,
+    ...kept
+  } = credential as CredentialRecord;
+  await transactWrite([
+    credentialWrite({
+      ...kept,
+      user_id: userId,
+      workspace_id: workspaceId,
+      password_hash: await hashPassword(input.new_password),
+      failed_logins: 0,
+      updated_at: new Date().toISOString(),
+    }),
+  ]);
+}

@@ -1,0 +1,274 @@
+/**
+ * Users: reading, creating, merge-patching and replacing a user's skill and tag sets.
+ * Lifecycle actions live in user-lifecycle.ts, the list in user-list.ts, the caller's own
+ * account in me.service.ts.
+ *
+ * Rules kept here:
+ * - e-mails are login names, unique per identity realm (a guard item claimed in the create
+ *   transaction; a taken one is 409 pointing at #/email) and immutable afterwards;
+ * - the owner role is never given or taken by create or patch, only by transfer-ownership;
+ * - skill and tag ids must exist in the workspace; a tag set change moves the tags' usage
+ *   counters in the same transaction.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { roleNames } from '../../auth/grants.ts';
+import { DataError } from '../../data/data-error.ts';
+import { emailGuardWrite, getWorkspace, type PrincipalRecord } from '../../data/directory.store.ts';
+import { tagUsageWrites } from '../../data/tag-usage.store.ts';
+import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { logger } from '../../observability/logger.ts';
+import { sendSetPasswordInvitation } from './set-password-invitation.ts';
+import {
+  existingIds,
+  loadCatalogs,
+  skillOfferingsOf,
+  tagReferencesOf,
+  toUser,
+  type UserCatalogs,
+} from './user.representation.ts';
+import type {
+  CreateUserSchema,
+  ReplaceUserSkillsSchema,
+  ReplaceUserTagsSchema,
+  UpdateUserSchema,
+  User,
+} from './user.schema.ts';
+import { findUser, principalStore, updateUser, userEvent } from './user.store.ts';
+import { normalizedIds, referenceErrors } from './user-references.ts';
+
+/** Role names in catalog order (owner first), whatever order they were given in. */
+export function orderedRoles(roles: readonly string[]): string[] {
+  return roleNames.filter((name) => roles.includes(name));
+}
+
+export async function findUserOrThrow(workspaceId: string, userId: string): Promise<PrincipalRecord> {
+  const user = await findUser(workspaceId, userId);
+  if (!user) throw notFound();
+  return user;
+}
+
+export async function getUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
+  const [user, catalogs] = await Promise.all([
+    findUserOrThrow(ctx.workspaceId, userId),
+    loadCatalogs(ctx.workspaceId),
+  ]);
+  return toUser(user, catalogs);
+}
+
+export async function createUser(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateUserSchema>,
+  origin: string | undefined,
+): Promise<User> {
+  const workspaceId = ctx.workspaceId;
+  const [workspace, catalogs] = await Promise.all([getWorkspace(workspaceId), loadCatalogs(workspaceId)]);
+  if (!workspace) throw notFound('The workspace no longer exists.');
+  const errors = referenceErrors(input, catalogs);
+  if (errors.length > 0) throw validationProblem(errors);
+
+  const now = new Date().toISOString();
+  const user: PrincipalRecord = {
+    id: uuidv7(),
+    workspace_id: workspaceId,
+    kind: 'user',
+    status: 'ACTIVE',
+    roles: orderedRoles(input.role_ids),
+    email: input.email,
+    firstname: input.firstname,
+    lastname: input.lastname,
+    ...(input.phone_number ? { phone_number: input.phone_number } : {}),
+    skill_ids: normalizedIds(input.skill_ids),
+    tag_ids: normalizedIds(input.tag_ids),
+    can_resend_set_password_email: true,
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+  };
+  const representation = toUser(user, catalogs);
+  try {
+    await principalStore.create(
+      workspaceId,
+      user,
+      userEvent(ctx, workspaceId, 'user.created', representation),
+      [
+        emailGuardWrite(workspace.realm, { email: input.email, workspace_id: workspaceId, user_id: user.id }),
+        ...tagUsageWrites(workspaceId, [], user.tag_ids ?? []),
+      ],
+    );
+  } catch (error) {
+    if (error instanceof DataError && error.code === 'already-exists') throw emailTaken();
+    throw error;
+  }
+  await invite(workspace.realm, user, origin, 'invitation');
+  return representation;
+}
+
+function emailTaken(): ProblemError {
+  const detail = 'A user with this e-mail already exists (e-mails are unique across the identity realm).';
+  return new ProblemError('resource-conflict', {
+    detail,
+    errors: [{ type: 'field-invalid', pointer: '#/email', detail: 'is already taken' }],
+  });
+}
+
+/**
+ * Send a set-password e-mail. The user is saved already: a mail failure is logged, not
+ * answered with a 5xx, and the link can be sent again (resend-set-password-email).
+ */
+export async function invite(
+  realm: string,
+  user: PrincipalRecord,
+  origin: string | undefined,
+  kind: 'invitation' | 'reminder',
+): Promise<void> {
+  try {
+    await sendSetPasswordInvitation({
+      workspaceId: user.workspace_id,
+      realm,
+      user: { id: user.id, email: user.email ?? '', firstname: user.firstname },
+      origin,
+      kind,
+    });
+  } catch (error) {
+    logger.error('set-password e-mail not sent', {
+      userId: user.id,
+      kind,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    if (kind === 'reminder') throw error;
+  }
+}
+
+/** The tag usage counters a change of the stored tag set moves (deleted tags are left alone). */
+function tagUsageChange(workspaceId: string, catalogs: UserCatalogs) {
+  return (next: PrincipalRecord, current: PrincipalRecord) =>
+    tagUsageWrites(
+      workspaceId,
+      existingIds(current.tag_ids, catalogs.tags),
+      existingIds(next.tag_ids, catalogs.tags),
+    );
+}
+
+export async function patchUser(
+  ctx: AuthenticatedContext,
+  userId: string,
+  patch: z.output<typeof UpdateUserSchema>,
+): Promise<User> {
+  const workspaceId = ctx.workspaceId;
+  const catalogs = await loadCatalogs(workspaceId);
+  const { after } = await updateUser({
+    actor: ctx,
+    workspaceId,
+    userId,
+    expectedVersion: patch.lock_version,
+    catalogs,
+    apply: (current) => {
+      const errors: FieldError[] = [
+        ...immutableEmailErrors(current, patch.email),
+        ...ownerRoleErrors(current, patch.role_ids),
+      ];
+      errors.push(...referenceErrors(patch, catalogs));
+      if (errors.length > 0) throw validationProblem(errors);
+      const next: PrincipalRecord = { ...current };
+      if (patch.firstname !== undefined) next.firstname = patch.firstname;
+      if (patch.lastname !== undefined) next.lastname = patch.lastname;
+      if (patch.phone_number === null) delete next.phone_number;
+      else if (patch.phone_number !== undefined) next.phone_number = patch.phone_number;
+      if (patch.role_ids !== undefined) next.roles = orderedRoles(patch.role_ids);
+      if (patch.skill_ids !== undefined) next.skill_ids = normalizedIds(patch.skill_ids);
+      if (patch.tag_ids !== undefined) next.tag_ids = normalizedIds(patch.tag_ids);
+      return next;
+    },
+    extra: tagUsageChange(workspaceId, catalogs),
+  });
+  return toUser(after, catalogs);
+}
+
+function immutableEmailErrors(current: PrincipalRecord, email: string | undefined): FieldError[] {
+  if (email === undefined || email.toLowerCase() === current.email) return [];
+  return [
+    {
+      type: 'field-invalid',
+      pointer: '#/email',
+      detail: 'is immutable after creation; send the stored e-mail or omit it',
+    },
+  ];
+}
+
+function ownerRoleErrors(current: PrincipalRecord, roles: readonly string[] | undefined): FieldError[] {
+  if (roles === undefined) return [];
+  const wasOwner = current.roles.includes('owner');
+  if (wasOwner === roles.includes('owner')) return [];
+  return [
+    {
+      type: 'field-invalid',
+      pointer: '#/role_ids',
+      detail: wasOwner
+        ? 'the owner role cannot be removed here; transfer ownership to another user instead'
+        : 'the owner role cannot be given here; use POST /api/v2/users/{user_id}/transfer-ownership',
+    },
+  ];
+}
+
+export async function getUserSkills(ctx: AuthenticatedContext, userId: string) {
+  const [user, catalogs] = await Promise.all([
+    findUserOrThrow(ctx.workspaceId, userId),
+    loadCatalogs(ctx.workspaceId),
+  ]);
+  return { items: skillOfferingsOf(user, catalogs) };
+}
+
+export async function getUserTags(ctx: AuthenticatedContext, userId: string) {
+  const [user, catalogs] = await Promise.all([
+    findUserOrThrow(ctx.workspaceId, userId),
+    loadCatalogs(ctx.workspaceId),
+  ]);
+  return { items: tagReferencesOf(user, catalogs) };
+}
+
+/** PUT /users/{user_id}/skills: the body is the new set. */
+export async function replaceUserSkills(
+  ctx: AuthenticatedContext,
+  userId: string,
+  body: z.output<typeof ReplaceUserSkillsSchema>,
+): Promise<User> {
+  const catalogs = await loadCatalogs(ctx.workspaceId);
+  const { after } = await updateUser({
+    actor: ctx,
+    workspaceId: ctx.workspaceId,
+    userId,
+    expectedVersion: body.lock_version,
+    catalogs,
+    apply: (current) => {
+      const errors = referenceErrors({ skill_ids: body.skill_ids }, catalogs);
+      if (errors.length > 0) throw validationProblem(errors);
+      return { ...current, skill_ids: normalizedIds(body.skill_ids) };
+    },
+  });
+  return toUser(after, catalogs);
+}
+
+/** PUT /users/{user_id}/tags: the body is the new set. */
+export async function replaceUserTags(
+  ctx: AuthenticatedContext,
+  userId: string,
+  body: z.output<typeof ReplaceUserTagsSchema>,
+): Promise<User> {
+  const catalogs = await loadCatalogs(ctx.workspaceId);
+  const { after } = await updateUser({
+    actor: ctx,
+    workspaceId: ctx.workspaceId,
+    userId,
+    expectedVersion: body.lock_version,
+    catalogs,
+    apply: (current) => {
+      const errors = referenceErrors({ tag_ids: body.tag_ids }, catalogs);
+      if (errors.length > 0) throw validationProblem(errors);
+      return { ...current, tag_ids: normalizedIds(body.tag_ids) };
+    },
+    extra: tagUsageChange(ctx.workspaceId, catalogs),
+  });
+  return toUser(after, catalogs);
+}

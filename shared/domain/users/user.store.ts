@@ -1,0 +1,97 @@
+/**
+ * Writing users: every change of a user principal is one versioned replace of the principal
+ * item plus its `user.updated` event (and whatever else must change with it: credential, tag
+ * usage counters) in one transaction. Changes a person asked for carry them as actor; changes
+ * the service makes by itself (blocking after failed sign-ins, spending a set-password link)
+ * carry actor SYSTEM. Every write drops the principal from the authentication cache, so a
+ * deactivation or a role change applies to the next request.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { evictAuthCache } from '../../auth/authenticate.ts';
+import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
+import { resourceStore } from '../../data/resource-store.ts';
+import type { TableWrite } from '../../data/table.ts';
+import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { updateVersioned } from '../versioned-write.ts';
+import { toUser, type UserCatalogs } from './user.representation.ts';
+
+export const principalStore = resourceStore<PrincipalRecord>('principal', 'PRINCIPAL');
+
+/** Who changes a user: the caller of a request, or the service itself. */
+export type UserChangeActor = AuthenticatedContext | 'SYSTEM';
+
+const userResource = (id: string) => ({ type: 'user', id });
+
+/** A user principal of the workspace; service accounts and unknown ids are undefined. */
+export async function findUser(workspaceId: string, userId: string): Promise<PrincipalRecord | undefined> {
+  const principal = await getPrincipal(workspaceId, userId);
+  return principal?.kind === 'user' ? principal : undefined;
+}
+
+export function userEvent(
+  actor: UserChangeActor,
+  workspaceId: string,
+  type: 'user.created' | 'user.updated',
+  object: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+): DomainEvent {
+  const resource = userResource(String(object.id));
+  if (actor !== 'SYSTEM') return domainEvent(actor, type, resource, object, previous);
+  return {
+    id: uuidv7(),
+    type,
+    occurred_at: new Date().toISOString(),
+    workspace_id: workspaceId,
+    actor: { type: 'SYSTEM' },
+    resource,
+    data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+  };
+}
+
+/** The event of a change from `before` to `after`, over the API representation. */
+export function userUpdatedEvent(
+  actor: UserChangeActor,
+  before: PrincipalRecord,
+  after: PrincipalRecord,
+  catalogs: UserCatalogs,
+): DomainEvent {
+  const previous = toUser(before, catalogs);
+  const next = toUser(after, catalogs);
+  return userEvent(actor, after.workspace_id, 'user.updated', next, previousAttributes(previous, next));
+}
+
+/**
+ * Change one user under the optimistic-concurrency rules (versioned-write.ts): 404 for
+ * unknown ids and service accounts, 409 on a stale `expectedVersion`.
+ */
+export async function updateUser(params: {
+  actor: UserChangeActor;
+  workspaceId: string;
+  userId: string;
+  expectedVersion?: number | null | undefined;
+  catalogs: UserCatalogs;
+  apply: (current: PrincipalRecord) => PrincipalRecord;
+  /** More writes of the same transaction, e.g. the credential or tag usage counters. */
+  extra?: (next: PrincipalRecord, current: PrincipalRecord) => TableWrite[];
+}): Promise<{ before: PrincipalRecord; after: PrincipalRecord }> {
+  const { actor, workspaceId, userId, catalogs } = params;
+  try {
+    return await updateVersioned<PrincipalRecord>({
+      key: `principal:${workspaceId}:${userId}`,
+      load: () => findUser(workspaceId, userId),
+      expectedVersion: params.expectedVersion,
+      apply: params.apply,
+      save: (next, current) =>
+        principalStore.replace(
+          workspaceId,
+          next,
+          current.lock_version,
+          userUpdatedEvent(actor, current, next, catalogs),
+          params.extra?.(next, current) ?? [],
+        ),
+    });
+  } finally {
+    evictAuthCache(workspaceId, userId);
+  }
+}

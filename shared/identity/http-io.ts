@@ -1,0 +1,82 @@
+/**
+ * Reading form posts and writing the identity provider's own answers (JSON for the back-channel
+ * endpoints, text, HTML pages). oidc-provider writes its own responses; these are for the
+ * handlers that sit beside it (logout, login page, set-password page).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/** Whether the request body is declared `application/x-www-form-urlencoded`. */
+export function isFormPost(req: IncomingMessage): boolean {
+  const contentType = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
+  return contentType === 'application/x-www-form-urlencoded';
+}
+
+/** The form body, or undefined when it is larger than 64 KiB or the stream fails. */
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      const buffer = chunk as Buffer;
+      size += buffer.length;
+      if (size > FORM_LIMIT_BYTES) return undefined;
+      chunks.push(buffer);
+    }
+  } catch {
+    return undefined;
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * Headers of every HTML page of the provider. The pages carry one-time secrets in their URL
+ * (set-password links) or forms (CSRF tokens), so they are never cached, never framed, never
+ * leak their URL as a Referer, and may load nothing from anywhere (styles are inline).
+ * `formTargets` are further origins a form may be sent to or redirected to after submission:
+ * browsers check `form-action` along the redirect chain, and the login form ends at the
+ * client's redirect URI.
+ */
+export function pageHeaders(formTargets: string[] = []): Record<string, string> {
+  const formAction = ["'self'", ...formTargets].join(' ');
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    Pragma: 'no-cache',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  page: string,
+  options: { formTargets?: string[]; headers?: Record<string, string> } = {},
+): void {
+  res.writeHead(status, {
+    ...pageHeaders(options.formTargets),
+    'Content-Length': Buffer.byteLength(page),
+    ...options.headers,
+  });
+  res.end(page);
+}
