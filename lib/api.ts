@@ -3,7 +3,7 @@
  * operation group with exactly the table access its group declares (table-access.ts), and a
  * `$default` route whose Lambda answers problem-document 404/405 for everything else.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -22,7 +23,7 @@ import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { addRoutesFromTable } from './route-integration.ts';
 import { ServiceFunction } from './service-function.ts';
-import { groupTableAccess, tableActions } from './table-access.ts';
+import { groupTableAccess, mailSendingGroups, tableActions } from './table-access.ts';
 
 export interface ApiProps {
   table: ITableV2;
@@ -101,6 +102,7 @@ export class Api extends Construct {
         },
       });
       fn.allowTable(table, tableActions[access]);
+      if ((mailSendingGroups as readonly string[]).includes(group)) this.allowMail(fn, settings);
       functions[group] = fn;
     }
     this.groupFunctions = functions;
@@ -129,6 +131,33 @@ export class Api extends Construct {
           'Authorization happens in the Lambda kernel (shared/http/operation-kernel.ts): tokens come from ' +
           'one issuer per realm, which an API Gateway JWT authorizer (one issuer) cannot verify; public ' +
           'routes (health, OpenAPI, the 404 fallback) are public by design.',
+      });
+    }
+  }
+
+  /** ses:SendEmail from the configured sender's identities only. */
+  private allowMail(fn: ServiceFunction, settings: EnvironmentSettings): void {
+    const from = settings.mailFrom ?? (settings.domain ? `no-reply@${settings.domain.name}` : undefined);
+    if (from) fn.function.addEnvironment('FSM_MAIL_FROM', from);
+    const { region, account } = Stack.of(this);
+    const domain = from?.split('@')[1];
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: from
+          ? [
+              `arn:aws:ses:${region}:${account}:identity/${from}`,
+              `arn:aws:ses:${region}:${account}:identity/${domain}`,
+            ]
+          : [`arn:aws:ses:${region}:${account}:identity/*`],
+      }),
+    );
+    if (!from) {
+      Validations.of(fn.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:aws:ses:${Token.isUnresolved(region) ? '<AWS::Region>' : region}:<AWS::AccountId>:identity/*]`,
+        reason:
+          'No sender is configured (settings.mailFrom / a custom domain), so the sender is derived from the ' +
+          'distribution host at run time; SES still only sends from verified identities of this account.',
       });
     }
   }

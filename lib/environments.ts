@@ -65,6 +65,13 @@ export interface EnvironmentSettings {
   /** FSM_AUTH_CACHE_SECONDS. */
   authCacheSeconds: number;
   /**
+   * FSM_MAIL_FROM: the sender of invitation and set-password e-mail, sent through Amazon SES.
+   * Its address or domain must be a verified SES identity in the region (and the account out of
+   * the SES sandbox to mail arbitrary recipients). Default: `no-reply@<the domain>` when a
+   * custom domain is set, else unset (the functions then use `no-reply@<base URL host>`).
+   */
+  mailFrom?: string;
+  /**
    * Origins allowed to POST browser uploads straight to the bucket. `*` is acceptable: a
    * presigned POST is authorised by its signed policy, not by the page's origin.
    */

@@ -62,3 +62,9 @@ export const streamReadActions = [
   'dynamodb:GetShardIterator',
   'dynamodb:ListStreams',
 ] as const;
+
+/**
+ * Groups that send e-mail (invitations, set-password links) through the mail port's SES
+ * adapter (shared/mail/mailer.ts): they get ses:SendEmail and FSM_MAIL_FROM, nobody else.
+ */
+export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];

@@ -10,6 +10,7 @@ import type { ServiceFunction } from '../../lib/service-function.ts';
 import {
   containerTableActions,
   groupTableAccess,
+  mailSendingGroups,
   streamProcessorTableActions,
   streamReadActions,
   tableActions,
@@ -75,9 +76,16 @@ describe('IAM: operation groups', () => {
       const { statements, managed } = roleGrants(stacks.service.api.groupFunctions[group]);
       // Assess
       expect(managed).toEqual([]);
-      expect(nonLogActions(statements)).toEqual([...tableActions[access]].sort());
+      const mail = (mailSendingGroups as readonly string[]).includes(group) ? ['ses:SendEmail'] : [];
+      expect(nonLogActions(statements)).toEqual([...tableActions[access], ...mail].sort());
     },
   );
+
+  it('lets only the mail-sending groups send e-mail, from SES identities of the account', () => {
+    const { statements } = roleGrants(stacks.service.api.groupFunctions.users);
+    const mail = statements.find((statement) => actionsOf(statement).includes('ses:SendEmail'));
+    expect(JSON.stringify(Stack.of(stacks.service).resolve(mail?.Resource))).toContain(':identity/');
+  });
 
   it('scopes table statements to the table, not to `*`', () => {
     const { statements } = roleGrants(stacks.service.api.groupFunctions.areas);
