@@ -20,6 +20,8 @@ export default defineConfig({
           name: 'integration',
           include: [
             'test/integration/**/*.test.ts',
+            // Real-browser tests (playwright-core with the system's Chromium) share the stack.
+            'test/browser/**/*.test.ts',
             'shared/local-stack/**/*.test.ts',
             'shared/identity/oidc-storage.test.ts',
           ],

@@ -82,9 +82,13 @@ export function renderMessagePage(
   options: { kind?: 'message' | 'notice' | 'plain'; link?: { href: string; label: string } } = {},
 ): string {
   const kind = options.kind ?? 'plain';
-  const paragraph = kind === 'plain' ? html`<p>${text}</p>` : html`<p class="${kind}" role="status">${text}</p>`;
+  const paragraph =
+    kind === 'plain' ? html`<p>${text}</p>` : html`<p class="${kind}" role="status">${text}</p>`;
   const link = options.link ? html`<p><a href="${options.link.href}">${options.link.label}</a></p>` : '';
-  return renderPage(title, html`<h1>${title}</h1>
+  return renderPage(
+    title,
+    html`<h1>${title}</h1>
 ${paragraph}
-${link}`);
+${link}`,
+  );
 }

@@ -5,7 +5,13 @@
  * `maxFailures` consecutive failures block; a throttled address is refused before anything.
  * The users domain (shared/domain/users/account.service.ts) is the real implementation.
  */
-import type { Account, AccountService, SetPasswordOutcome, SignInAttempt, SignInOutcome } from './accounts.ts';
+import type {
+  Account,
+  AccountService,
+  SetPasswordOutcome,
+  SignInAttempt,
+  SignInOutcome,
+} from './accounts.ts';
 
 export interface MemoryUser {
   id: string;
@@ -73,7 +79,9 @@ export function inMemoryAccounts(users: MemoryUser[], maxFailures = 10): InMemor
     },
     async findActiveAccount(workspaceId, userId) {
       const user = byId.get(userId);
-      return user && user.workspaceId === workspaceId && user.status === 'ACTIVE' ? toAccount(user) : undefined;
+      return user && user.workspaceId === workspaceId && user.status === 'ACTIVE'
+        ? toAccount(user)
+        : undefined;
     },
     async inspectSetPasswordToken(token) {
       const user = byId.get(links.get(token) ?? '');

@@ -97,7 +97,8 @@ async function submit(req: IncomingMessage, res: ServerResponse, uid: string, pa
     return;
   }
   const clientId = interaction.params.client_id;
-  const client = typeof clientId === 'string' ? await page.directory.findClient(page.realm, clientId) : undefined;
+  const client =
+    typeof clientId === 'string' ? await page.directory.findClient(page.realm, clientId) : undefined;
   if (!client) {
     sendExpired(res);
     return;

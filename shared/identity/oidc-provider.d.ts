@@ -161,7 +161,11 @@ declare module 'oidc-provider' {
   class InteractionCheck {
     static readonly REQUEST_PROMPT: true;
     static readonly NO_NEED_TO_PROMPT: false;
-    constructor(reason: string, description: string, check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>);
+    constructor(
+      reason: string,
+      description: string,
+      check: (ctx: KoaContextWithOIDC) => boolean | Promise<boolean>,
+    );
   }
 
   interface PolicyPrompt {

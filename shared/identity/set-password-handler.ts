@@ -53,7 +53,8 @@ async function showForm(req: IncomingMessage, res: ServerResponse, page: PageCon
     sendHtml(res, 400, renderUnusableLinkPage());
     return;
   }
-  const pending = token.length <= MAX_TOKEN_LENGTH ? await page.accounts.inspectSetPasswordToken(token) : undefined;
+  const pending =
+    token.length <= MAX_TOKEN_LENGTH ? await page.accounts.inspectSetPasswordToken(token) : undefined;
   if (!pending) {
     sendHtml(res, 410, renderUnusableLinkPage());
     return;
@@ -82,7 +83,11 @@ async function submit(req: IncomingMessage, res: ServerResponse, page: PageConte
     return;
   }
   const token = form.get('token') ?? '';
-  if (!token || token.length > MAX_TOKEN_LENGTH || !page.forms.matches('set-password', token, form.get('csrf'))) {
+  if (
+    !token ||
+    token.length > MAX_TOKEN_LENGTH ||
+    !page.forms.matches('set-password', token, form.get('csrf'))
+  ) {
     sendHtml(
       res,
       403,

@@ -29,10 +29,15 @@ export interface HtmlForm {
 export class BrowserSession {
   readonly #cookies = new Map<string, StoredCookie>();
   readonly #stopAt: string;
+  readonly #headers: Record<string, string>;
 
-  /** `stopAt`: the redirect URI prefix that ends a navigation. */
-  constructor(stopAt = 'http://127.0.0.1:8765/callback') {
-    this.#stopAt = stopAt;
+  /**
+   * `stopAt`: the redirect URI prefix that ends a navigation; `headers`: sent with every
+   * request (e.g. X-Forwarded-For, as a proxy would add it).
+   */
+  constructor(options: { stopAt?: string; headers?: Record<string, string> } = {}) {
+    this.#stopAt = options.stopAt ?? 'http://127.0.0.1:8765/callback';
+    this.#headers = options.headers ?? {};
   }
 
   /** GET `url` and follow redirects. */
@@ -67,7 +72,12 @@ export class BrowserSession {
       const response = await fetch(url, {
         ...request,
         redirect: 'manual',
-        headers: { ...(request.headers as Record<string, string>), accept: 'text/html', ...this.#cookieHeader(url) },
+        headers: {
+          ...this.#headers,
+          ...(request.headers as Record<string, string>),
+          accept: 'text/html',
+          ...this.#cookieHeader(url),
+        },
       });
       this.#store(response, url);
       const location = response.headers.get('location');
@@ -144,7 +154,9 @@ export function formsOf(page: Page): HtmlForm[] {
 
 function attributesOf(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
-  for (const match of text.matchAll(/([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) {
+  for (const match of text.matchAll(
+    /([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g,
+  )) {
     attributes[(match[1] ?? '').toLowerCase()] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
   }
   return attributes;
