@@ -41,6 +41,30 @@ export function previousAttributes(
   return previous;
 }
 
+/**
+ * An event of a change the service made by itself (blocking a user after failed sign-ins) or
+ * an operator made through the admin plane: actor SYSTEM; the request ids when there was one.
+ */
+export function systemEvent(
+  workspaceId: string,
+  type: string,
+  resource: { type: string; id: string },
+  object: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+  request?: { requestId: string; correlationId: string },
+): DomainEvent {
+  return {
+    id: uuidv7(),
+    type,
+    occurred_at: new Date().toISOString(),
+    workspace_id: workspaceId,
+    actor: { type: 'SYSTEM' },
+    ...(request ? { request: { id: request.requestId, correlation_id: request.correlationId } } : {}),
+    resource,
+    data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+  };
+}
+
 export function domainEvent(
   ctx: AuthenticatedContext,
   type: string,

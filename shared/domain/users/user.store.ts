@@ -6,12 +6,11 @@
  * carry actor SYSTEM. Every write drops the principal from the authentication cache, so a
  * deactivation or a role change applies to the next request.
  */
-import { v7 as uuidv7 } from 'uuid';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
 import { resourceStore } from '../../data/resource-store.ts';
 import type { TableWrite } from '../../data/table.ts';
-import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { type DomainEvent, domainEvent, previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { toUser, type UserCatalogs } from './user.representation.ts';
@@ -37,16 +36,9 @@ export function userEvent(
   previous?: Record<string, unknown>,
 ): DomainEvent {
   const resource = userResource(String(object.id));
-  if (actor !== 'SYSTEM') return domainEvent(actor, type, resource, object, previous);
-  return {
-    id: uuidv7(),
-    type,
-    occurred_at: new Date().toISOString(),
-    workspace_id: workspaceId,
-    actor: { type: 'SYSTEM' },
-    resource,
-    data: { object, ...(previous ? { previous_attributes: previous } : {}) },
-  };
+  return actor === 'SYSTEM'
+    ? systemEvent(workspaceId, type, resource, object, previous)
+    : domainEvent(actor, type, resource, object, previous);
 }
 
 /** The event of a change from `before` to `after`, over the API representation. */

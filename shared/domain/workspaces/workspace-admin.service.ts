@@ -12,7 +12,7 @@ import { evictAuthCache } from '../../auth/authenticate.ts';
 import { defaultRealm } from '../../auth/realm-name.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal, type PrincipalRecord, tableIdentityDirectory } from '../../data/directory.store.ts';
-import { type DomainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { paginate, sortItems } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
@@ -51,27 +51,6 @@ export function toWorkspace(record: AdminWorkspaceRecord, ownerId?: string): Wor
     updated_at: record.updated_at,
     lock_version: record.lock_version,
     ...(ownerId ? { owner_id: ownerId } : {}),
-  };
-}
-
-/** An event of the workspace's outbox caused by the platform operator. */
-function systemEvent(
-  ctx: AdminContext,
-  workspaceId: string,
-  type: string,
-  resource: { type: string; id: string },
-  object: Record<string, unknown>,
-  previous?: Record<string, unknown>,
-): DomainEvent {
-  return {
-    id: uuidv7(),
-    type,
-    occurred_at: new Date().toISOString(),
-    workspace_id: workspaceId,
-    actor: { type: 'SYSTEM' },
-    request: { id: ctx.requestId, correlation_id: ctx.correlationId },
-    resource,
-    data: { object, ...(previous ? { previous_attributes: previous } : {}) },
   };
 }
 
@@ -138,13 +117,21 @@ export async function createWorkspace(
       guard: { email: input.owner.email, workspace_id: workspace.id, user_id: owner.id },
       events: [
         systemEvent(
-          ctx,
           workspace.id,
           'tenant.created',
           { type: 'tenant', id: workspace.id },
           tenantObject(workspace),
+          undefined,
+          ctx,
         ),
-        systemEvent(ctx, workspace.id, 'user.created', { type: 'user', id: owner.id }, ownerObject),
+        systemEvent(
+          workspace.id,
+          'user.created',
+          { type: 'user', id: owner.id },
+          ownerObject,
+          undefined,
+          ctx,
+        ),
       ],
     });
   } catch (error) {
@@ -246,12 +233,12 @@ export async function changeWorkspaceState(
         next,
         latest.lock_version,
         systemEvent(
-          ctx,
           workspaceId,
           'tenant.updated',
           { type: 'tenant', id: workspaceId },
           tenantObject(next),
           previousAttributes(tenantObject(latest), tenantObject(next)),
+          ctx,
         ),
       ),
   });
