@@ -4,9 +4,10 @@
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
-import type { Tag } from '../domain/tags/tag.schema.ts';
+import type { StoredTag } from '../domain/tags/tag.schema.ts';
 import { resourceStore } from './resource-store.ts';
 
 export const areaStore = resourceStore<Area>('area', 'AREA');
-export const tagStore = resourceStore<Tag>('tag', 'TAG');
+/** Tag items hold no usage_count: that is a counter of its own (tag-usage.store.ts). */
+export const tagStore = resourceStore<StoredTag>('tag', 'TAG');
 export const skillStore = resourceStore<Skill>('skill', 'SKILL');

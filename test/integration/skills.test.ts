@@ -269,6 +269,30 @@ describe('Skills: delete', () => {
     expect((await call('DELETE', `/api/v2/skills/${skill.id}`, { token: admin })).status).toBe(404);
   });
 
+  it('removes a deleted skill from the skills of the users who offered it', async () => {
+    const kept = await createSkill();
+    const deleted = await createSkill();
+    const roles = await call('GET', '/api/v2/roles', { token: admin });
+    const technicianRole = roles.body.items.find((role: { name: string }) => role.name === 'technician');
+    const user = await call('POST', '/api/v2/users', {
+      token: admin,
+      body: {
+        email: `skilled-${randomUUID()}@acme.test`,
+        firstname: 'Sid',
+        lastname: 'Skilled',
+        role_ids: [technicianRole.id],
+        skill_ids: [kept.id, deleted.id],
+      },
+    });
+    expect(user.status).toBe(201);
+
+    await call('DELETE', `/api/v2/skills/${deleted.id}`, { token: admin });
+    const skills = await call('GET', `/api/v2/users/${user.body.id}/skills`, { token: admin });
+
+    expect(skills.status).toBe(200);
+    expect(skills.body.items.map((s: { skill: string }) => s.skill)).toEqual([kept.id]);
+  });
+
   it('frees the short_key of a deleted skill', async () => {
     const skill = await createSkill();
     await call('DELETE', `/api/v2/skills/${skill.id}`, { token: admin });

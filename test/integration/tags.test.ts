@@ -177,6 +177,17 @@ describe('Tags', () => {
     expect(renamed.body).toMatchObject({ name: 'Renamed', usage_count: 1, lock_version: 1 });
   });
 
+  it('removes a deleted tag from the users who carried it', async () => {
+    const tag = await createTag();
+    const user = await createUserWithTags([tag.id]);
+
+    expect((await call('DELETE', `/api/v2/tags/${tag.id}`, { token: admin })).status).toBe(204);
+    const userTags = await call('GET', `/api/v2/users/${user.id}/tags`, { token: admin });
+
+    expect(userTags.status).toBe(200);
+    expect(userTags.body.items.map((t: { id: string }) => t.id)).not.toContain(tag.id);
+  });
+
   it('deletes with 204 and then answers 404', async () => {
     const tag = await createTag();
 

@@ -6,7 +6,6 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
-import type { ResourceStore } from '../../data/resource-store.ts';
 import { tagStore } from '../../data/stores.ts';
 import { tagUsage, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
@@ -18,10 +17,7 @@ import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } f
 
 const resource = (id: string) => ({ type: 'tag', id });
 
-// The shared store is typed with the API shape; what the tag item really holds is a StoredTag
-// (items written before the counter moved out may still carry a stale usage_count, which
-// withUsage overrides).
-const tags = tagStore as unknown as ResourceStore<StoredTag>;
+const tags = tagStore;
 
 function withUsage(tag: StoredTag, usageCount: number): Tag {
   return { ...tag, usage_count: usageCount };

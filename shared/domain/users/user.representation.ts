@@ -9,7 +9,7 @@ import { isRoleName, type RoleName } from '../../auth/grants.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { skillStore, tagStore } from '../../data/stores.ts';
 import type { Skill } from '../skills/skill.schema.ts';
-import type { Tag } from '../tags/tag.schema.ts';
+import type { StoredTag } from '../tags/tag.schema.ts';
 import type { SkillOffering, TagReference, User } from './user.schema.ts';
 
 const offeringNamespace = '0c5e8d2a-7f41-4b9e-8d3c-6a2f1e9b5d47';
@@ -22,7 +22,7 @@ export function skillOfferingIdOf(userId: string, skillId: string): string {
 /** The workspace's skill definitions and tags by id: what user representations refer to. */
 export interface UserCatalogs {
   skills: ReadonlyMap<string, Skill>;
-  tags: ReadonlyMap<string, Tag>;
+  tags: ReadonlyMap<string, StoredTag>;
 }
 
 /** One Query each for skills and tags. */
