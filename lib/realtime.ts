@@ -126,6 +126,9 @@ export class Realtime extends Construct {
         FSM_TABLE_NAME: props.table.tableName,
         LOG_LEVEL: settings.logLevel,
         PORT: String(containerPort),
+        // CloudFront appends the viewer's address to X-Forwarded-For, the ALB appends CloudFront's:
+        // the second entry from the right is the client whose failed sign-ins are counted.
+        FSM_TRUSTED_PROXY_HOPS: '2',
       },
       secrets: {
         // The private JWKS; the provider signs with its first key.

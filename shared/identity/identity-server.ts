@@ -5,7 +5,8 @@
  * oidc-provider instance (created on its first request) with issuer `${authUrl}/realms/{realm}`:
  *
  *   /realms/{realm}/.well-known/openid-configuration
- *   /realms/{realm}/protocol/openid-connect/{auth,token,certs,userinfo,token/introspect,revoke}
+ *   /realms/{realm}/protocol/openid-connect/{auth,token,certs,token/introspect,revoke}
+ *   /realms/{realm}/protocol/openid-connect/userinfo  takes the API access token (userinfo.ts)
  *   /realms/{realm}/protocol/openid-connect/logout   POST client_id, client_secret, refresh_token;
  *                                                     GET: browser logout (RP-initiated)
  *   /realms/{realm}/login/{uid}                       the login page (login-handler.ts)
@@ -48,6 +49,7 @@ import { oidcAdapterFactory, withDirectoryClients } from './oidc-storage.ts';
 import type { PageContext } from './page-context.ts';
 import { serveSetPassword } from './set-password-handler.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
+import { type UserinfoEndpoint, userinfoEndpoint } from './userinfo.ts';
 
 export interface IdentityServerOptions {
   /** Public origin of the identity provider (no trailing slash); issuers are `${authUrl}/realms/{realm}`. */
@@ -97,6 +99,7 @@ interface RealmProvider {
   issuerPath: string;
   /** What the login and set-password pages of the realm need. */
   pages: PageContext;
+  userinfo: UserinfoEndpoint;
 }
 
 export function createIdentityServer(opts: IdentityServerOptions): {
@@ -135,6 +138,10 @@ export function createIdentityServer(opts: IdentityServerOptions): {
       const realmProvider = await providerFor(realm);
       if (innerPath === realmRoutes.end_session && req.method === 'POST') {
         await logout(req, res, realm, realmProvider.provider, opts.directory);
+        return;
+      }
+      if (innerPath === realmRoutes.userinfo) {
+        await realmProvider.userinfo.handle(req, res);
         return;
       }
 
@@ -353,7 +360,13 @@ ${new SafeHtml(form)}
     forms: formTokens(derivedSecret(jwks.keys, 'fsm identity form tokens')),
     trustedProxyHops,
   };
-  return { provider, callback: provider.callback(), issuerPath, pages };
+  const userinfo = userinfoEndpoint({
+    issuer,
+    audience: opts.audience,
+    keys: jwks.keys,
+    accounts: opts.accounts,
+  });
+  return { provider, callback: provider.callback(), issuerPath, pages, userinfo };
 }
 
 /** The headers of our own pages on a response that oidc-provider writes. */

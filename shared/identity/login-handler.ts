@@ -3,7 +3,8 @@
  *
  * oidc-provider sends the browser here (interactions.url) when a sign-in is needed, with a
  * signed cookie that names the interaction. The only interaction is the login form: consent is
- * granted without asking (every client is first party, see first-party-grant.ts).
+ * granted without asking (every client is first party, see first-party-grant.ts), so a consent
+ * interaction (only with prompt=consent) ends at once on GET.
  *
  * GET renders the form. POST, in order:
  * 1. a form body, whose CSRF token is the HMAC of this uid (else 403, nothing looked up);
@@ -51,8 +52,15 @@ export async function serveLogin(
 }
 
 async function showForm(req: IncomingMessage, res: ServerResponse, uid: string, page: PageContext) {
-  const interaction = await loginInteraction(req, res, uid, page.provider);
-  if (!interaction) {
+  const interaction = await currentInteraction(req, res, uid, page.provider);
+  if (interaction?.prompt.name === 'consent' && interaction.grantId) {
+    // Only when the client asked for it (prompt=consent): the grant already holds what was
+    // asked for (first-party-grant.ts), so the consent is given without a screen.
+    res.setHeader('Cache-Control', 'no-store');
+    await page.provider.interactionFinished(req, res, { consent: { grantId: interaction.grantId } });
+    return;
+  }
+  if (interaction?.prompt.name !== 'login') {
     sendExpired(res);
     return;
   }
@@ -91,8 +99,8 @@ async function submit(req: IncomingMessage, res: ServerResponse, uid: string, pa
     );
     return;
   }
-  const interaction = await loginInteraction(req, res, uid, page.provider);
-  if (!interaction) {
+  const interaction = await currentInteraction(req, res, uid, page.provider);
+  if (interaction?.prompt.name !== 'login') {
     sendExpired(res);
     return;
   }
@@ -145,8 +153,8 @@ async function submit(req: IncomingMessage, res: ServerResponse, uid: string, pa
   );
 }
 
-/** The login interaction named by the request's cookie, when it is the one of this page. */
-async function loginInteraction(
+/** The interaction named by the request's cookie, when it is the one of this page. */
+async function currentInteraction(
   req: IncomingMessage,
   res: ServerResponse,
   uid: string,
@@ -154,9 +162,7 @@ async function loginInteraction(
 ): Promise<InteractionInstance | undefined> {
   try {
     const interaction = await provider.interactionDetails(req, res);
-    // Only the login prompt is interactive; any other prompt would mean the grant policy failed.
-    if (interaction.uid !== uid || interaction.prompt.name !== 'login') return undefined;
-    return interaction;
+    return interaction.uid === uid ? interaction : undefined;
   } catch (error) {
     if (error instanceof errors.SessionNotFound) return undefined;
     throw error;

@@ -99,6 +99,8 @@ declare module 'oidc-provider' {
     /** The authorization request's parameters (client_id, redirect_uri, login_hint, ...). */
     params: Record<string, unknown>;
     session?: { uid?: string; accountId?: string };
+    /** The grant the authorization request loaded (saved grants only). */
+    grantId?: string;
   }
 
   /** Result of an interaction, handed to `interactionFinished`. */

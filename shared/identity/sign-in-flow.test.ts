@@ -28,6 +28,16 @@ const users: MemoryUser[] = [
     updatedAt: '2026-01-02T03:04:05Z',
   },
   {
+    id: 'user-theo',
+    workspaceId: 'ws-acme',
+    email: 'theo@acme.test',
+    password: 'correct-horse-3',
+    status: 'ACTIVE',
+    firstname: 'Theo',
+    lastname: 'Technician',
+    updatedAt: '2026-01-02T03:04:05Z',
+  },
+  {
     id: 'user-bert',
     workspaceId: 'ws-beta',
     email: 'bert@beta.test',
@@ -161,6 +171,48 @@ describe('sign-in through the login page (authorization-code flow)', () => {
     });
   });
 
+  it('answers userinfo for the user’s access token, and 401 for other tokens', async () => {
+    const browser = new BrowserSession();
+    const flow = await codeFlow(running.issuer);
+    const done = await browser.submit(await browser.open(flow.url), {
+      username: 'sina@acme.test',
+      password: 'correct-horse-1',
+    });
+    const tokens = await flow.exchange(done.callback as URL);
+    const userinfo = (token?: string) =>
+      fetch(`${running.issuer}/protocol/openid-connect/userinfo`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+
+    const ok = await userinfo(tokens.access_token);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({
+      sub: 'user-sina',
+      email: 'sina@acme.test',
+      email_verified: true,
+      given_name: 'Sina',
+      family_name: 'Signin',
+      name: 'Sina Signin',
+      preferred_username: 'sina@acme.test',
+      updated_at: Date.parse('2026-01-02T03:04:05Z') / 1000,
+    });
+    await expect(oidc.fetchUserInfo(flow.config, tokens.access_token, 'user-sina')).resolves.toMatchObject({
+      email: 'sina@acme.test',
+    });
+
+    const serviceToken = await oidc.clientCredentialsGrant(flow.config);
+    const service = await userinfo(serviceToken.access_token);
+    expect(service.status).toBe(401);
+    expect(service.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    const forged = await userinfo(`${tokens.access_token.slice(0, -4)}AAAA`);
+    expect(forged.status).toBe(401);
+    const none = await userinfo();
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="${running.issuer}"`);
+    (running.accounts.users.get('user-sina') as MemoryUser).status = 'INACTIVE';
+    expect((await userinfo(tokens.access_token)).status).toBe(401);
+  });
+
   it('signs in again without the form while the browser session lasts', async () => {
     const browser = new BrowserSession();
     const first = await codeFlow(running.issuer);
@@ -173,6 +225,21 @@ describe('sign-in through the login page (authorization-code flow)', () => {
     const page = await browser.open(second.url);
     expect(page.callback?.searchParams.get('code')).toBeTruthy();
     await expect(second.exchange(page.callback as URL)).resolves.toMatchObject({ token_type: 'bearer' });
+  });
+
+  it('asks nothing more when the client requests prompt=consent', async () => {
+    const browser = new BrowserSession();
+    const flow = await codeFlow(running.issuer);
+    const url = new URL(flow.url);
+    url.searchParams.set('prompt', 'login consent');
+
+    const done = await browser.submit(await browser.open(url), {
+      username: 'sina@acme.test',
+      password: 'correct-horse-1',
+    });
+
+    expect(done.callback?.searchParams.get('code')).toBeTruthy();
+    await expect(flow.exchange(done.callback as URL)).resolves.toMatchObject({ token_type: 'bearer' });
   });
 
   it('refreshes tokens until the user is blocked, then answers invalid_grant', async () => {
@@ -200,6 +267,33 @@ describe('sign-in through the login page (authorization-code flow)', () => {
     const again = await browser.open((await codeFlow(running.issuer)).url);
     expect(again.status).toBe(200);
     expect(formsOf(again)[0]?.fields).toHaveProperty('password');
+  });
+
+  it('lets another user sign in on a browser whose session user was deactivated', async () => {
+    const browser = new BrowserSession();
+    await browser.submit(await browser.open((await codeFlow(running.issuer)).url), {
+      username: 'sina@acme.test',
+      password: 'correct-horse-1',
+    });
+    (running.accounts.users.get('user-sina') as MemoryUser).status = 'INACTIVE';
+
+    const flow = await codeFlow(running.issuer);
+    const login = await browser.open(flow.url);
+    expect(login.status).toBe(200);
+    // oidc-provider first ends the old session through a self-submitting form (a browser runs
+    // its script; here it is submitted by hand), then issues the code for the new user.
+    const switching = await browser.submit(login, {
+      username: 'theo@acme.test',
+      password: 'correct-horse-3',
+    });
+    expect(formsOf(switching)[0]?.action.pathname).toBe(
+      '/realms/shared/protocol/openid-connect/logout/confirm',
+    );
+    const page = await browser.submit(switching, {});
+
+    expect(page.callback?.searchParams.get('code')).toBeTruthy();
+    const tokens = await flow.exchange(page.callback as URL);
+    expect(claimsOf(tokens.access_token).sub).toBe('user-theo');
   });
 
   it('ends the session on logout: the refresh token fails and the next sign-in shows the form', async () => {
