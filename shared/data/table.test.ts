@@ -178,7 +178,7 @@ describe('Module: table adapter', () => {
       ]);
 
       // Assess
-      const [add, discard] = send.mock.calls[0]?.[0].input.TransactItems;
+      const [add, discard] = send.mock.calls[0]![0].input.TransactItems;
       expect(add.Update.UpdateExpression).toBe('SET entity = :entity, #f0 = :f0 ADD #counter :by');
       expect(add.Update.ExpressionAttributeValues).toMatchObject({ ':by': -1, ':f0': 't1' });
       expect(discard.Delete.ConditionExpression).toBeUndefined();

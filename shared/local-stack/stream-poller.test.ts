@@ -31,12 +31,14 @@ afterAll(async () => {
 }, 30_000);
 
 /** A fresh table per test, so every poller starts on its own stream. */
-async function freshTable(name: string): Promise<{ tableName: string; put: (sk: string) => Promise<void> }> {
+async function freshTable(
+  name: string,
+): Promise<{ tableName: string; put: (sk: string, payload?: Record<string, unknown>) => Promise<void> }> {
   const tableName = `poller-${name}`;
   await createTable({ endpoint: ddb.endpoint, tableName });
   return {
     tableName,
-    put: async (sk: string) => {
+    put: async (sk: string, payload?: Record<string, unknown>) => {
       const client = new DynamoDBClient({
         endpoint: ddb.endpoint,
         region: 'eu-central-1',
@@ -49,7 +51,7 @@ async function freshTable(name: string): Promise<{ tableName: string; put: (sk: 
             Item: {
               pk: { S: 'outbox' },
               sk: { S: sk },
-              payload: { M: { n: { N: '42' }, raw: { B: Buffer.from('hi') } } },
+              payload: (payload ?? { M: { n: { N: '42' }, raw: { B: Buffer.from('hi') } } }) as never,
             },
           }),
         );
@@ -128,6 +130,23 @@ describe('startStreamPoller', () => {
     expect(Math.abs(records[0]!.dynamodb!.ApproximateCreationDateTime! - Date.now() / 1000)).toBeLessThan(
       600,
     );
+    expect(logs).toEqual([]);
+  });
+
+  it('delivers a nested empty map as an empty map, not as a record it cannot convert', async () => {
+    // An update that changes no visible key has `previous_attributes: {}` in its event.
+    const table = await freshTable('empty-map');
+    const { poller, batches, logs } = poll({
+      tableName: table.tableName,
+      checkpointFile: join(dir, 'empty-map.json'),
+    });
+    await table.put('a', { M: { previous_attributes: { M: {} }, object: { M: { id: { S: 'x' } } } } });
+    await poller.drained();
+    await poller.stop();
+
+    expect(batches.flat()[0]?.dynamodb?.NewImage?.payload).toEqual({
+      M: { previous_attributes: { M: {} }, object: { M: { id: { S: 'x' } } } },
+    });
     expect(logs).toEqual([]);
   });
 

@@ -331,7 +331,25 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
    */
   async function processBatch(shard: ShardState, records: SdkRecord[]): Promise<boolean> {
     const source = { region, streamArn: streamArn! };
-    let pending = records;
+    // A record this poller cannot translate is its own problem, not the batch's: log it as an
+    // on-failure destination would and hand the others on (a batch-wide failure would blame,
+    // retry and skip every record before it).
+    const converted = new Map<SdkRecord, DynamoDBRecord>();
+    for (const record of records) {
+      try {
+        converted.set(record, toLambdaRecord(record, source));
+      } catch (error) {
+        log('stream record could not be translated; skipping it (on-failure destination)', {
+          streamArn,
+          shardId: shard.shardId,
+          sequenceNumber: record.dynamodb?.SequenceNumber,
+          eventID: record.eventID,
+          eventName: record.eventName,
+          error: describeError(error),
+        });
+      }
+    }
+    let pending = records.filter((record) => converted.has(record));
     let failingSequenceNumber: string | undefined;
     let retries = 0;
     while (pending.length > 0) {
@@ -339,7 +357,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
       let error: unknown;
       try {
         const result = await opts.onRecords({
-          Records: pending.map((record) => toLambdaRecord(record, source)),
+          Records: pending.map((record) => converted.get(record)!),
         });
         failedIndex = firstFailedIndex(result, pending);
       } catch (thrown) {
@@ -534,6 +552,9 @@ function toLambdaValue(value: SdkAttributeValue): AttributeValue {
   if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
   if (value.L !== undefined) return { L: value.L.map(toLambdaValue) };
   if (value.M !== undefined) return { M: toLambdaImage(value.M) };
+  // DynamoDB Local's stream renders an empty map (e.g. `previous_attributes: {}`) as a bare `{}`,
+  // which the SDK hands on without a type key; AWS and Lambda say `{ M: {} }`.
+  if (Object.keys(value).length === 0) return { M: {} };
   throw new Error(`Unsupported attribute value in a stream record: ${JSON.stringify(value)}`);
 }
 
