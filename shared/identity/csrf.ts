@@ -41,3 +41,23 @@ export function formTokens(key: string): FormTokens {
     },
   };
 }
+
+/**
+ * Whether a form POST of our pages may be processed. A form token that is sent must match.
+ * Without one, the request must not come from another site: browsers always send `Origin`
+ * (and `Sec-Fetch-Site`) with a form post, so a cross-site forgery is still recognised, and
+ * the interaction cookie is SameSite=Lax, so it is not even sent along. Clients that are not
+ * browsers (scripts and test suites driving the flow) cannot be abused for CSRF and may leave
+ * the hidden field out.
+ */
+export function formPostAllowed(
+  headers: Record<string, string | string[] | undefined>,
+  publicOrigin: string,
+  token: { given: string | null; matches: boolean },
+): boolean {
+  if (token.given) return token.matches;
+  const site = headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = headers.origin;
+  return origin === undefined || origin === publicOrigin;
+}

@@ -7,7 +7,9 @@
  * interaction (only with prompt=consent) ends at once on GET.
  *
  * GET renders the form. POST, in order:
- * 1. a form body, whose CSRF token is the HMAC of this uid (else 403, nothing looked up);
+ * 1. a form body from our own page: its CSRF token, when sent, is the HMAC of this uid; without
+ *    one the request must not be cross-site (csrf.ts `formPostAllowed`); else 403, nothing
+ *    looked up;
  * 2. the interaction of the cookie, and it is this uid (else 400: expired or foreign);
  * 3. the client of the interaction, whose workspace the user must belong to;
  * 4. the sign-in check of the AccountService with the client's address (brute-force counters);
@@ -20,6 +22,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, type InteractionInstance, type Provider } from 'oidc-provider';
 import { logger } from '../observability/logger.ts';
 import { clientAddress } from './client-address.ts';
+import { formPostAllowed } from './csrf.ts';
 import { renderMessagePage } from './html.ts';
 import { isFormPost, readForm, sendHtml } from './http-io.ts';
 import { renderLoginPage, signInFailure } from './login-page.ts';
@@ -87,7 +90,12 @@ async function submit(req: IncomingMessage, res: ServerResponse, uid: string, pa
     sendHtml(res, 413, renderMessagePage('Sign-in failed', 'The form is too large.'));
     return;
   }
-  if (!page.forms.matches('login', uid, form.get('csrf'))) {
+  const csrf = form.get('csrf');
+  const allowed = formPostAllowed(req.headers, new URL(page.provider.issuer).origin, {
+    given: csrf,
+    matches: page.forms.matches('login', uid, csrf),
+  });
+  if (!allowed) {
     sendHtml(
       res,
       403,

@@ -6,13 +6,15 @@
  * 410 "link invalid or used" (400 when the link carries no token at all). GET never spends the
  * link: mail scanners that fetch links do no harm. POST (form: csrf, token, password,
  * password_confirm, continue):
- * 1. the CSRF token must be the HMAC of the link token (else 403);
+ * 1. the CSRF token, when sent, must be the HMAC of the link token; without one the request must
+ *    not be cross-site (csrf.ts `formPostAllowed`); else 403;
  * 2. a too short or unrepeated password shows the form again with a message (422);
  * 3. AccountService.setPasswordWithToken sets it and spends the link; an unusable link is 410;
  * 4. the confirmation page offers a link to `continue` (an http(s) origin) when the link had one.
  * The link token is never logged: request paths are logged without their query.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { formPostAllowed } from './csrf.ts';
 import { renderMessagePage } from './html.ts';
 import { isFormPost, readForm, sendHtml } from './http-io.ts';
 import type { PageContext } from './page-context.ts';
@@ -86,7 +88,10 @@ async function submit(req: IncomingMessage, res: ServerResponse, page: PageConte
   if (
     !token ||
     token.length > MAX_TOKEN_LENGTH ||
-    !page.forms.matches('set-password', token, form.get('csrf'))
+    !formPostAllowed(req.headers, new URL(page.provider.issuer).origin, {
+      given: form.get('csrf'),
+      matches: page.forms.matches('set-password', token, form.get('csrf')),
+    })
   ) {
     sendHtml(
       res,
