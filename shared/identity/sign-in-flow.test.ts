@@ -401,20 +401,20 @@ describe('sign-in through the login page (authorization-code flow)', () => {
   it('signs in a client that posts only username and password (no browser, so no CSRF risk)', async () => {
     const browser = new BrowserSession();
     const login = await browser.open((await codeFlow(running.issuer)).url);
-    const action = formsOf(login)[0]?.action as string;
+    const action = formsOf(login)[0]!.action;
 
     const done = await browser.post(action, { username: 'sina@acme.test', password: 'correct-horse-1' });
 
     expect(done.callback?.searchParams.get('code')).toBeTruthy();
   });
 
-  it.each([
+  it.each<{ title: string; headers: Record<string, string> }>([
     { title: 'a foreign Origin', headers: { origin: 'https://attacker.example' } },
     { title: 'Sec-Fetch-Site cross-site', headers: { 'sec-fetch-site': 'cross-site' } },
   ])('refuses a post without the CSRF token that carries $title with 403', async ({ headers }) => {
     const browser = new BrowserSession({ headers });
     const login = await browser.open((await codeFlow(running.issuer)).url);
-    const action = formsOf(login)[0]?.action as string;
+    const action = formsOf(login)[0]!.action;
 
     const refused = await browser.post(action, { username: 'sina@acme.test', password: 'correct-horse-1' });
 

@@ -229,46 +229,44 @@ export async function getUserTags(ctx: AuthenticatedContext, userId: string) {
 }
 
 /** PUT /users/{user_id}/skills: the body is the new set. */
-export async function replaceUserSkills(
+export function replaceUserSkills(
   ctx: AuthenticatedContext,
   userId: string,
   body: z.output<typeof ReplaceUserSkillsSchema>,
 ): Promise<User> {
-  const catalogs = await loadCatalogs(ctx.workspaceId);
-  const { after } = await updateUser({
-    actor: ctx,
-    workspaceId: ctx.workspaceId,
-    userId,
-    expectedVersion: body.lock_version,
-    catalogs,
-    apply: (current) => {
-      const errors = referenceErrors({ skill_ids: body.skill_ids }, catalogs);
-      if (errors.length > 0) throw validationProblem(errors);
-      return { ...current, skill_ids: normalizedIds(body.skill_ids) };
-    },
-  });
-  return toUser(after, catalogs);
+  return replaceUserSet(ctx, userId, 'skill_ids', body.skill_ids, body.lock_version);
 }
 
-/** PUT /users/{user_id}/tags: the body is the new set. */
-export async function replaceUserTags(
+/** PUT /users/{user_id}/tags: the body is the new set (tag usage counters follow). */
+export function replaceUserTags(
   ctx: AuthenticatedContext,
   userId: string,
   body: z.output<typeof ReplaceUserTagsSchema>,
+): Promise<User> {
+  return replaceUserSet(ctx, userId, 'tag_ids', body.tag_ids, body.lock_version);
+}
+
+/** Whole-set replacement (SPEC.md rule 6) of a user's skill or tag references. */
+async function replaceUserSet(
+  ctx: AuthenticatedContext,
+  userId: string,
+  field: 'skill_ids' | 'tag_ids',
+  ids: readonly string[],
+  lockVersion: number | null | undefined,
 ): Promise<User> {
   const catalogs = await loadCatalogs(ctx.workspaceId);
   const { after } = await updateUser({
     actor: ctx,
     workspaceId: ctx.workspaceId,
     userId,
-    expectedVersion: body.lock_version,
+    expectedVersion: lockVersion,
     catalogs,
     apply: (current) => {
-      const errors = referenceErrors({ tag_ids: body.tag_ids }, catalogs);
+      const errors = referenceErrors({ [field]: ids }, catalogs);
       if (errors.length > 0) throw validationProblem(errors);
-      return { ...current, tag_ids: normalizedIds(body.tag_ids) };
+      return { ...current, [field]: normalizedIds(ids) };
     },
-    extra: tagUsageChange(ctx.workspaceId, catalogs),
+    ...(field === 'tag_ids' ? { extra: tagUsageChange(ctx.workspaceId, catalogs) } : {}),
   });
   return toUser(after, catalogs);
 }
