@@ -121,6 +121,15 @@ describe('Module: table adapter', () => {
       await expect(getRecord(key)).rejects.toThrow(TypeError);
     });
 
+    it('finds nothing under a key longer than DynamoDB allows, without asking it', async () => {
+      // Act
+      const found = await getRecord({ pk: 'REALM#shared#EMAIL', sk: 'a'.repeat(1025) });
+
+      // Assess
+      expect(found).toBeUndefined();
+      expect(send).not.toHaveBeenCalled();
+    });
+
     it('hides item metadata and treats expired items as absent', async () => {
       // Prepare
       send.mockResolvedValueOnce({ Item: { ...key, entity: 'area', id: 'a1', name: 'North' } });

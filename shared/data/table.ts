@@ -81,7 +81,16 @@ function translate(error: unknown, what: string): never {
   throw error;
 }
 
+/**
+ * DynamoDB refuses keys longer than 2048 (partition) / 1024 (sort) bytes with a validation
+ * error; such a key names nothing that can exist, so a read of it finds nothing.
+ */
+export function storable(key: Key): boolean {
+  return Buffer.byteLength(key.pk) <= 2048 && Buffer.byteLength(key.sk) <= 1024;
+}
+
 export async function getRecord(key: Key): Promise<StoredRecord | undefined> {
+  if (!storable(key)) return undefined;
   try {
     const { Item } = await dynamo().send(new GetCommand({ TableName: tableName(), Key: key }));
     if (!Item || isExpired(Item)) return undefined;

@@ -36,6 +36,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../data/client.ts';
+import { storable } from '../data/table.ts';
 import type { ClientRecord, IdentityDirectory } from './identity-directory.ts';
 
 /** What oidc-provider hands to and expects from an adapter: a JSON object per model instance. */
@@ -309,6 +310,8 @@ function dynamoItemStore(): ItemStore {
   // dynamo() and tableName() are resolved per call: the local stack configures them late.
   return {
     async get(pk, sk) {
+      // Token values come from clients: one longer than a key may be names nothing stored.
+      if (!storable({ pk, sk })) return undefined;
       const { Item } = await dynamo().send(
         new GetCommand({ TableName: tableName(), Key: { pk, sk }, ConsistentRead: true }),
       );
@@ -321,6 +324,7 @@ function dynamoItemStore(): ItemStore {
       return Attributes as StoredItem | undefined;
     },
     async delete(pk, sk) {
+      if (!storable({ pk, sk })) return undefined;
       const { Attributes } = await dynamo().send(
         new DeleteCommand({ TableName: tableName(), Key: { pk, sk }, ReturnValues: 'ALL_OLD' }),
       );
