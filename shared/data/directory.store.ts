@@ -4,7 +4,14 @@
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
 import { collectionPk, keys } from './keys.ts';
-import { getRecord, queryPartition, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
+import {
+  getRecord,
+  queryPartition,
+  removeAttributesIf,
+  type StoredRecord,
+  type TableWrite,
+  transactWrite,
+} from './table.ts';
 
 export type WorkspaceStatus = 'ACTIVE' | 'INACTIVE' | 'BILLING_LOCKED';
 
@@ -103,6 +110,22 @@ export function credentialWrite(credential: CredentialRecord): TableWrite {
     entity: 'credential',
     record: { ...credential },
   };
+}
+
+/**
+ * Spend a pending set-password link: removes its hash and expiry only while the stored hash is
+ * still `tokenHash`, so of two concurrent uses exactly one gets true.
+ */
+export function claimSetPasswordLink(
+  workspaceId: string,
+  userId: string,
+  tokenHash: string,
+): Promise<boolean> {
+  return removeAttributesIf(
+    keys.credential(workspaceId, userId),
+    ['set_password_token_hash', 'set_password_token_expires_at'],
+    { attribute: 'set_password_token_hash', equals: tokenHash },
+  );
 }
 
 /** The user an e-mail of a realm belongs to (one GetItem on the guard item). */

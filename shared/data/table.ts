@@ -222,6 +222,36 @@ export async function incrementCounter(
   }
 }
 
+/**
+ * Remove attributes of an item only while `attribute` still holds `equals` (one conditional
+ * UpdateItem): how a one-time value is spent exactly once. False when it no longer matches.
+ */
+export async function removeAttributesIf(
+  key: Key,
+  attributes: readonly string[],
+  condition: { attribute: string; equals: string },
+): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `REMOVE ${attributes.map((_, i) => `#r${i}`).join(', ')}`,
+        ConditionExpression: '#c = :c',
+        ExpressionAttributeNames: {
+          '#c': condition.attribute,
+          ...Object.fromEntries(attributes.map((name, i) => [`#r${i}`, name])),
+        },
+        ExpressionAttributeValues: { ':c': condition.equals },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    return translate(error, 'update');
+  }
+}
+
 /** Delete one item, unconditionally (idempotent). */
 export async function deleteRecord(key: Key): Promise<void> {
   try {

@@ -28,6 +28,14 @@ vi.mock('../../data/directory.store.ts', () => ({
     const credential = store.credentials.get(userId);
     return credential ? { ...credential } : undefined;
   },
+  claimSetPasswordLink: async (_ws: string, userId: string, tokenHash: string) => {
+    // As the conditional UpdateItem: only while the stored hash is still this one.
+    const credential = store.credentials.get(userId);
+    if (credential?.set_password_token_hash !== tokenHash) return false;
+    delete credential.set_password_token_hash;
+    delete credential.set_password_token_expires_at;
+    return true;
+  },
   credentialWrite: (credential: CredentialRecord): TableWrite => ({
     kind: 'put',
     key: { pk: 'CREDENTIAL', sk: credential.user_id },
@@ -337,5 +345,16 @@ describe('AccountService: set-password links', () => {
 
     expect(store.userUpdates).toEqual([]);
     expect(store.transactions).toHaveLength(1);
+  });
+
+  it('lets only one of two concurrent submissions of the same link set a password', async () => {
+    await seedLink();
+
+    const outcomes = await Promise.all([
+      accountService.setPasswordWithToken(token, 'first-password-1'),
+      accountService.setPasswordWithToken(token, 'second-password-2'),
+    ]);
+
+    expect(outcomes.sort()).toEqual(['invalid_token', 'ok']);
   });
 });

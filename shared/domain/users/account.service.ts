@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import {
   type CredentialRecord,
+  claimSetPasswordLink,
   credentialWrite,
   findEmail,
   getCredential,
@@ -146,7 +147,11 @@ async function setPasswordWithToken(token: string, password: string) {
   if (!link) return 'invalid_token' as const;
   if (password.length < minimumPasswordLength) return 'password_too_short' as const;
   const { user, credential } = link;
-  const { set_password_token_hash: _hash, set_password_token_expires_at: _expires, ...kept } = credential;
+  const { set_password_token_hash: hash, set_password_token_expires_at: _expires, ...kept } = credential;
+  // Spend the link first: of two concurrent submissions only one may set a password. Should
+  // the writes below fail, the user asks for a new link (can_resend stays true until then).
+  if (!hash || !(await claimSetPasswordLink(user.workspace_id, user.id, hash)))
+    return 'invalid_token' as const;
   const next: CredentialRecord = {
     ...kept,
     user_id: user.id,
