@@ -18,6 +18,7 @@ export type CollectionName =
   | 'TAG'
   | 'TAG_USAGE'
   | 'SKILL'
+  | 'SKILL_KEY'
   | 'PRINCIPAL'
   | 'CREDENTIAL'
   | 'EVENT'
@@ -42,6 +43,11 @@ export const keys = {
   skill: (workspaceId: WorkspaceId, skillId: string) => ({
     pk: collectionPk(workspaceId, 'SKILL'),
     sk: skillId,
+  }),
+  /** Guard item of a skill short key (unique per workspace, compared case-insensitively). */
+  skillShortKey: (workspaceId: WorkspaceId, shortKeyIdentity: string) => ({
+    pk: collectionPk(workspaceId, 'SKILL_KEY'),
+    sk: shortKeyIdentity,
   }),
   /**
    * A user's password hash, set-password token and failed-login count: apart from the user

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { baseUrl, call, claimsOf, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let dispatcher: string;
@@ -130,6 +132,55 @@ describe('Skills: create', () => {
     expect(response.status).toBe(422);
     expect(response.body.type).toEqual(problemType(type));
     expect(response.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ pointer })]));
+  });
+});
+
+describe('Skills: short keys across containers', () => {
+  it('answers 409 for a short_key whose guard another container wrote at the same instant', async () => {
+    // Another container committed this key a moment ago: its skill is not in our list yet, but
+    // its guard item is in the table.
+    const key = randomKey();
+    const workspaceId = String(claimsOf(admin).tenant_id);
+    const table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: inject('dynamodbEndpoint'),
+        region: 'eu-central-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+    await table.send(
+      new PutCommand({
+        TableName: 'fsm',
+        Item: {
+          pk: `T#${workspaceId}#SKILL_KEY`,
+          sk: key,
+          entity: 'skill-short-key',
+          skill_id: randomUUID(),
+        },
+      }),
+    );
+    table.destroy();
+
+    const response = await call('POST', '/api/v2/skills', {
+      token: admin,
+      body: { name: 'Racer', short_key: key.toLowerCase() },
+    });
+
+    expect(response.status).toBe(409);
+    expect(response.body.errors).toEqual([expect.objectContaining({ pointer: '#/short_key' })]);
+  });
+
+  it('frees the old short_key when a skill changes it', async () => {
+    const skill = await createSkill();
+    const renamed = await call('PATCH', `/api/v2/skills/${skill.id}`, {
+      token: admin,
+      body: { short_key: randomKey() },
+    });
+    expect(renamed.status).toBe(200);
+
+    const reuse = await createSkill({ short_key: skill.short_key });
+
+    expect(reuse.short_key).toBe(skill.short_key);
   });
 });
 

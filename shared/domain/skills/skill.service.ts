@@ -4,16 +4,19 @@
  * change emits skill.created / skill.updated / skill.deleted.
  *
  * short_key is unique per workspace regardless of letter case. The check reads the workspace's
- * skills and writes afterwards, queued per workspace in this process (keyed-mutex), so it holds
- * in the local stack and within one container; two containers creating the same key at the
- * same instant can still both succeed (no guard item in the table yet).
+ * skills first (queued per workspace in this process), which names the holder in the 409; a
+ * guard item per key, created in the skill's own transaction, keeps the rule across containers
+ * writing at the same instant.
  *
  * Deleting a skill leaves users' references to it in place; the users domain drops ids of
  * skills that no longer exist when it shows a user's skills.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import { DataError } from '../../data/data-error.ts';
+import { keys } from '../../data/keys.ts';
 import { skillStore } from '../../data/stores.ts';
+import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { paginate, sortItems } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
@@ -65,10 +68,13 @@ export async function createSkill(
       updated_at: now,
       lock_version: 0,
     };
-    await skillStore.create(
-      ctx.workspaceId,
-      skill,
-      domainEvent(ctx, 'skill.created', resource(skill.id), skill),
+    await guardedShortKey(shortKey, () =>
+      skillStore.create(
+        ctx.workspaceId,
+        skill,
+        domainEvent(ctx, 'skill.created', resource(skill.id), skill),
+        [claimShortKey(ctx.workspaceId, skill)],
+      ),
     );
     return skill;
   });
@@ -95,11 +101,16 @@ export async function updateSkill(
         return mergePatch(current, patch);
       },
       save: (next, current) =>
-        skillStore.replace(
-          ctx.workspaceId,
-          next,
-          current.lock_version,
-          domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
+        guardedShortKey(next.short_key, () =>
+          skillStore.replace(
+            ctx.workspaceId,
+            next,
+            current.lock_version,
+            domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
+            shortKeyIdentity(next.short_key) === shortKeyIdentity(current.short_key)
+              ? []
+              : [releaseShortKey(ctx.workspaceId, current), claimShortKey(ctx.workspaceId, next)],
+          ),
         ),
     });
   if (patch.short_key === undefined) return (await write([])).after;
@@ -113,21 +124,49 @@ export async function deleteSkill(ctx: AuthenticatedContext, id: string): Promis
   await deleteExisting<Skill>({
     load: () => skillStore.get(ctx.workspaceId, id),
     remove: (current) =>
-      skillStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'skill.deleted', resource(id), current)),
+      skillStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'skill.deleted', resource(id), current), [
+        releaseShortKey(ctx.workspaceId, current),
+      ]),
   });
+}
+
+function claimShortKey(workspaceId: string, skill: Skill): TableWrite {
+  return {
+    kind: 'create',
+    key: keys.skillShortKey(workspaceId, shortKeyIdentity(skill.short_key)),
+    entity: 'skill-short-key',
+    record: { skill_id: skill.id },
+  };
+}
+
+function releaseShortKey(workspaceId: string, skill: Skill): TableWrite {
+  return { kind: 'discard', key: keys.skillShortKey(workspaceId, shortKeyIdentity(skill.short_key)) };
+}
+
+/** A taken guard item (another container won the race) is the same 409 as a taken key. */
+async function guardedShortKey(shortKey: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (error instanceof DataError && error.code === 'already-exists') throw shortKeyTaken(shortKey);
+    throw error;
+  }
 }
 
 function assertShortKeyFree(skills: readonly Skill[], shortKey: string): void {
   const holder = skills.find((s) => shortKeyIdentity(s.short_key) === shortKeyIdentity(shortKey));
-  if (!holder) return;
-  throw new ProblemError('resource-conflict', {
-    detail: `Another skill of this workspace already uses short_key ${holder.short_key}.`,
+  if (holder) throw shortKeyTaken(holder.short_key, holder.id);
+}
+
+function shortKeyTaken(shortKey: string, holderId?: string): ProblemError {
+  return new ProblemError('resource-conflict', {
+    detail: `Another skill of this workspace already uses short_key ${shortKey}.`,
     errors: [
       {
         type: 'field-invalid',
         detail: 'is already used by another skill (short keys are compared regardless of letter case)',
         pointer: '#/short_key',
-        data: { skill_id: holder.id },
+        ...(holderId ? { data: { skill_id: holderId } } : {}),
       },
     ],
   });
