@@ -73,9 +73,15 @@ const unavailableNames = new Set([
 ]);
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 
+/** Whether an SDK failure means the store is busy or unreachable (not a wrong request). */
+export function isUnavailable(error: unknown): boolean {
+  const failure = error as { name?: string; code?: string } | null;
+  return unavailableNames.has(failure?.name ?? '') || unavailableCodes.has(failure?.code ?? '');
+}
+
 function translate(error: unknown, what: string): never {
   const failure = error as { name?: string; code?: string };
-  if (unavailableNames.has(failure.name ?? '') || unavailableCodes.has(failure.code ?? '')) {
+  if (isUnavailable(error)) {
     throw new DataError('unavailable', `${what}: ${failure.name ?? failure.code}`, { cause: error });
   }
   throw error;

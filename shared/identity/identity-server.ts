@@ -35,6 +35,7 @@ import Provider, {
   type TokenInstance,
 } from 'oidc-provider';
 import { realmNamePattern } from '../auth/realm-name.ts';
+import { DataError } from '../data/data-error.ts';
 import { logger } from '../observability/logger.ts';
 import type { AccountService } from './accounts.ts';
 import { trustedProxyHops } from './client-address.ts';
@@ -45,7 +46,7 @@ import { isFormPost, pageHeaders, readForm, sendHtml, sendJson } from './http-io
 import type { IdentityDirectory } from './identity-directory.ts';
 import { serveLogin } from './login-handler.ts';
 import { accountFinder, interactionPolicyWithAccountCheck } from './oidc-account.ts';
-import { oidcAdapterFactory, withDirectoryClients } from './oidc-storage.ts';
+import { IdentityStoreUnavailable, oidcAdapterFactory, withDirectoryClients } from './oidc-storage.ts';
 import type { PageContext } from './page-context.ts';
 import { serveSetPassword } from './set-password-handler.ts';
 import type { SigningKeyStore } from './signing-keys.ts';
@@ -159,6 +160,14 @@ export function createIdentityServer(opts: IdentityServerOptions): {
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = `${realmProvider.issuerPath}${inner}`;
       await realmProvider.callback(req, res);
     } catch (error) {
+      if (storeUnavailable(error) && !res.headersSent) {
+        logger.warn('identity provider store unavailable', { ...describeError(error), path: pathOf(req) });
+        res.setHeader('Retry-After', String(retryAfterSeconds));
+        if (wantsHtml(req)) {
+          sendHtml(res, 503, renderMessagePage('Please try again', 'Signing in is briefly unavailable.'));
+        } else sendJson(res, 503, { error: 'temporarily_unavailable' });
+        return;
+      }
       logger.error('identity provider request failed', { ...describeError(error), path: pathOf(req) });
       if (res.headersSent) res.end();
       else if (wantsHtml(req)) {
@@ -344,6 +353,11 @@ ${new SafeHtml(form)}
 
   const provider = new Provider(issuer, configuration);
   provider.proxy = true;
+  // A store outage surfaces as 503 temporarily_unavailable (oidc-storage.ts); say when to retry.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 503) ctx.set('Retry-After', String(retryAfterSeconds));
+  });
   // Only server faults are logged; 4xx answers are the client's business. Never log params.
   provider.on('server_error', (_ctx, error) => {
     logger.error('identity provider server error', { realm, ...describeError(error) });
@@ -507,6 +521,16 @@ function secretsMatch(expected: string, given: string): boolean {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+
+/** Seconds a client should wait after a store outage (the SDK already retried 3 times). */
+const retryAfterSeconds = 1;
+
+/** A table outage seen by our pages (DataError) or by oidc-provider's adapter. */
+function storeUnavailable(error: unknown): boolean {
+  return (
+    (error instanceof DataError && error.code === 'unavailable') || error instanceof IdentityStoreUnavailable
+  );
+}
 
 /** Log fields of an error (not named `message`: that is the log line's own field). */
 function describeError(error: unknown): Record<string, unknown> {

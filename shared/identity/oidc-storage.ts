@@ -36,7 +36,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '../data/client.ts';
-import { storable } from '../data/table.ts';
+import { isUnavailable, storable } from '../data/table.ts';
 import type { ClientRecord, IdentityDirectory } from './identity-directory.ts';
 
 /** What oidc-provider hands to and expects from an adapter: a JSON object per model instance. */
@@ -307,6 +307,10 @@ function parse(json: string): AdapterPayload {
 /* Item stores.                                                                                */
 
 function dynamoItemStore(): ItemStore {
+  return unavailableAs503(rawDynamoItemStore());
+}
+
+function rawDynamoItemStore(): ItemStore {
   // dynamo() and tableName() are resolved per call: the local stack configures them late.
   return {
     async get(pk, sk) {
@@ -399,5 +403,42 @@ function memoryItemStore(): ItemStore {
         .filter((item) => item.pk === pk && item.sk.startsWith(prefix))
         .map((item) => ({ ...item }));
     },
+  };
+}
+
+/**
+ * An outage of the table answers 503 `temporarily_unavailable` (with Retry-After, see
+ * identity-server.ts), not oidc-provider's generic 500 `server_error`: oidc-provider renders an
+ * error's `statusCode` and, when `expose` is set, its message as the OAuth error code.
+ */
+export class IdentityStoreUnavailable extends Error {
+  readonly statusCode = 503;
+  readonly status = 503;
+  readonly expose = true;
+  readonly error = 'temporarily_unavailable';
+  readonly error_description = 'The identity provider cannot reach its store; try again shortly.';
+
+  constructor(cause: unknown) {
+    super('temporarily_unavailable', { cause });
+    this.name = 'IdentityStoreUnavailable';
+  }
+}
+
+function unavailableAs503(store: ItemStore): ItemStore {
+  const guard =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await operation(...args);
+      } catch (error) {
+        throw isUnavailable(error) ? new IdentityStoreUnavailable(error) : error;
+      }
+    };
+  return {
+    get: guard(store.get),
+    put: guard(store.put),
+    delete: guard(store.delete),
+    markConsumed: guard(store.markConsumed),
+    query: guard(store.query),
   };
 }
