@@ -5,7 +5,15 @@
  * the service stack can be destroyed and rebuilt around it.
  */
 import { fileURLToPath } from 'node:url';
-import { CustomResource, Duration, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  CfnOutput,
+  CustomResource,
+  Duration,
+  SecretValue,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   AttributeType,
   Billing,
@@ -52,6 +60,8 @@ export class DataStack extends Stack {
   /** On-failure destination of the stream processor (metadata of batches it gave up on). */
   readonly streamFailureQueue: Queue;
   readonly signingKeySecret: Secret;
+  /** The admin control plane client's secret (realm fsm-admin), created at deploy time. */
+  readonly adminClientSecret: Secret;
   /** Every queue that only collects failures; the observability alarms watch their depth. */
   readonly deadLetterQueues: Record<string, Queue>;
 
@@ -140,6 +150,46 @@ export class DataStack extends Stack {
     };
 
     this.signingKeySecret = this.signingKey(settings);
+    this.adminClientSecret = this.adminClient(settings);
+  }
+
+  /**
+   * The admin control plane's client, written into the table at deploy time with a fresh
+   * secret that only Secrets Manager keeps (admin-client-resource.handler.ts).
+   */
+  private adminClient(settings: EnvironmentSettings): Secret {
+    const writer = new ServiceFunction(this, 'AdminClientWriter', {
+      entry: fileURLToPath(new URL('./admin-client-resource.handler.ts', import.meta.url)),
+      description: 'Creates the admin control plane client (CloudFormation custom resource)',
+      environment: { FSM_TABLE_NAME: this.table.tableName },
+      logRetention: settings.logRetention,
+      logLevel: 'info',
+      removalPolicy: settings.removalPolicy,
+      memorySize: 256,
+      timeout: Duration.seconds(60),
+    });
+    writer.allowTable(this.table, ['dynamodb:PutItem']);
+    const client = new CustomResource(this, 'AdminClient', {
+      serviceToken: writer.function.functionArn,
+      resourceType: 'Custom::AdminClient',
+      properties: { ClientId: settings.adminClient.clientId, Generation: settings.adminClient.generation },
+    });
+    const secret = new Secret(this, 'AdminClientSecret', {
+      description: `Secret of the admin control plane client ${settings.adminClient.clientId} (realm fsm-admin).`,
+      secretStringValue: SecretValue.resourceAttribute(client.getAttString('ClientSecret')),
+      removalPolicy: settings.removalPolicy,
+    });
+    Validations.of(secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The secret is also stored in the table as the client record; rotation is a deploy step ' +
+        '(bump adminClient.generation), which rewrites both at once. See docs/deploy.md.',
+    });
+    new CfnOutput(this, 'AdminClientSecretArn', {
+      description: 'aws secretsmanager get-secret-value --secret-id <this> gives the admin client secret',
+      value: secret.secretArn,
+    });
+    return secret;
   }
 
   /** The identity provider's signing JWKS, generated at deploy time (signing-key-resource.handler.ts). */

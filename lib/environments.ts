@@ -113,6 +113,12 @@ export interface EnvironmentSettings {
    * verifying; restart the container afterwards). See docs/deploy.md.
    */
   signingKeyGeneration: number;
+  /**
+   * The admin control plane's client (realm `fsm-admin`), created at deploy time with a secret
+   * kept in Secrets Manager. Bump `generation` to rotate the secret (the old one stops working
+   * at once). See docs/deploy.md.
+   */
+  adminClient: { clientId: string; generation: number };
 }
 
 const euCentral = {
@@ -144,6 +150,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     },
     alarms: { period: Duration.minutes(5), lambdaErrors: 5, lambdaThrottles: 1, api5xx: 5, dlqDepth: 1 },
     signingKeyGeneration: 1,
+    adminClient: { clientId: 'fsm-admin', generation: 1 },
   },
   staging: {
     ...euCentral,
@@ -168,6 +175,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     },
     alarms: { period: Duration.minutes(5), lambdaErrors: 3, lambdaThrottles: 1, api5xx: 3, dlqDepth: 1 },
     signingKeyGeneration: 1,
+    adminClient: { clientId: 'fsm-admin', generation: 1 },
   },
   prod: {
     ...euCentral,
@@ -192,6 +200,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     },
     alarms: { period: Duration.minutes(1), lambdaErrors: 1, lambdaThrottles: 1, api5xx: 1, dlqDepth: 1 },
     signingKeyGeneration: 1,
+    adminClient: { clientId: 'fsm-admin', generation: 1 },
   },
 };
 

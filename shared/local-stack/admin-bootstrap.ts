@@ -7,15 +7,17 @@
  *   start and kept in `$DATA_DIR/identity/admin-client.json` (mode 0600), so it survives
  *   restarts like the rest of the data.
  *
- * The client acts for no workspace (`workspaceId` = the realm name, for which no workspace
- * record exists), so its tokens open only `/admin-v1` (shared/auth/admin-authenticate.ts).
+ * What the client may do: shared/domain/workspaces/admin-client.ts.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { adminRealm } from '../auth/realm-name.ts';
-import { clientWrite, commitAll, realmWrite } from '../data/directory.store.ts';
-import { serviceAccountIdOf } from '../domain/workspaces/workspace-provisioning.ts';
+import {
+  defaultAdminClientId,
+  minimumAdminSecretLength,
+  newAdminClientSecret,
+  writeAdminClient,
+} from '../domain/workspaces/admin-client.ts';
 
 export interface AdminClientCredentials {
   realm: string;
@@ -28,21 +30,12 @@ export async function bootstrapAdminClient(options: {
   env?: NodeJS.ProcessEnv;
 }): Promise<AdminClientCredentials> {
   const env = options.env ?? process.env;
-  const clientId = env.FSM_ADMIN_CLIENT_ID || 'fsm-admin';
+  const clientId = env.FSM_ADMIN_CLIENT_ID || defaultAdminClientId;
   const clientSecret =
     env.FSM_ADMIN_CLIENT_SECRET || (await keptSecret(join(options.dataDir, 'identity', 'admin-client.json')));
-  if (clientSecret.length < 16)
-    throw new Error('FSM_ADMIN_CLIENT_SECRET must be at least 16 characters long.');
-  await commitAll([
-    realmWrite(adminRealm),
-    clientWrite(adminRealm, {
-      clientId,
-      clientSecret,
-      workspaceId: adminRealm,
-      principalId: serviceAccountIdOf(adminRealm, clientId),
-      redirectUris: [],
-    }),
-  ]);
+  if (clientSecret.length < minimumAdminSecretLength)
+    throw new Error(`FSM_ADMIN_CLIENT_SECRET must be at least ${minimumAdminSecretLength} characters long.`);
+  await writeAdminClient(clientId, clientSecret);
   return { realm: adminRealm, clientId, clientSecret };
 }
 
@@ -56,7 +49,7 @@ async function keptSecret(file: string): Promise<string> {
       throw new Error(`${file} could not be read: ${(error as Error).message}`);
     }
   }
-  const secret = randomBytes(32).toString('base64url');
+  const secret = newAdminClientSecret();
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify({ client_secret: secret }, null, 2)}\n`, { mode: 0o600 });
   return secret;
