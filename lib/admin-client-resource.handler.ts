@@ -13,30 +13,17 @@
  */
 import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
 import { newAdminClientSecret, writeAdminClient } from '../shared/domain/workspaces/admin-client.ts';
+import { responseBase, sendResponse } from './custom-resource-response.ts';
 
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
-  const response = await respondTo(event);
-  // The pre-signed S3 URL rejects a Content-Type it was not signed for: send none.
-  const answer = await fetch(event.ResponseURL, {
-    method: 'PUT',
-    body: JSON.stringify(response),
-    headers: { 'content-type': '' },
-  });
-  if (!answer.ok) throw new Error(`CloudFormation response upload failed with HTTP ${answer.status}`);
+  await sendResponse(event, await respondTo(event));
 }
 
 export async function respondTo(
   event: CloudFormationCustomResourceEvent,
   write: (clientId: string, secret: string) => Promise<void> = writeAdminClient,
 ): Promise<CloudFormationCustomResourceResponse> {
-  const physicalResourceId =
-    event.RequestType === 'Create' ? `admin-client-${event.RequestId}` : event.PhysicalResourceId;
-  const common = {
-    PhysicalResourceId: physicalResourceId,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  };
+  const common = responseBase(event, 'admin-client');
   if (event.RequestType === 'Delete') return { ...common, Status: 'SUCCESS' };
   const clientId = String(event.ResourceProperties.ClientId ?? '');
   if (!clientId) return { ...common, Status: 'FAILED', Reason: 'the ClientId property is required' };

@@ -13,30 +13,16 @@
  */
 import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
 import { generateSigningKey } from '../shared/identity/signing-keys.ts';
+import { responseBase, sendResponse } from './custom-resource-response.ts';
 
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
-  const response = await respondTo(event);
-  const body = JSON.stringify(response);
-  // The pre-signed S3 URL rejects a Content-Type it was not signed for: send none.
-  const answer = await fetch(event.ResponseURL, {
-    method: 'PUT',
-    body,
-    headers: { 'content-type': '' },
-  });
-  if (!answer.ok) throw new Error(`CloudFormation response upload failed with HTTP ${answer.status}`);
+  await sendResponse(event, await respondTo(event));
 }
 
 export async function respondTo(
   event: CloudFormationCustomResourceEvent,
 ): Promise<CloudFormationCustomResourceResponse> {
-  const physicalResourceId =
-    event.RequestType === 'Create' ? `signing-key-${event.RequestId}` : event.PhysicalResourceId;
-  const common = {
-    PhysicalResourceId: physicalResourceId,
-    StackId: event.StackId,
-    RequestId: event.RequestId,
-    LogicalResourceId: event.LogicalResourceId,
-  };
+  const common = responseBase(event, 'signing-key');
   if (event.RequestType === 'Delete') return { ...common, Status: 'SUCCESS' };
   try {
     const jwks = { keys: [await generateSigningKey()] };
