@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BrowserSession, formsOf, type Page, textOf } from '../../test/support/browser-session.ts';
+import { authorizationAt } from '../../test/support/sign-in.ts';
 import type { ClientRecord } from './identity-directory.ts';
 import type { MemoryUser } from './in-memory-accounts.ts';
 import { type RunningIdentityServer, startTestIdentityServer } from './test-identity-server.ts';
@@ -53,27 +54,8 @@ async function start(keyFile: string, options: { trustedProxyHops?: number } = {
   return startTestIdentityServer({ keyFile, clients: [acmeWeb], users, maxFailures: 3, ...options });
 }
 
-/** The authorization-code flow as a client app runs it, with PKCE and state. */
-async function codeFlow(issuer: string) {
-  const config = await oidc.discovery(new URL(issuer), acmeWeb.clientId, acmeWeb.clientSecret, undefined, {
-    execute: [oidc.allowInsecureRequests],
-  });
-  const verifier = oidc.randomPKCECodeVerifier();
-  const state = oidc.randomState();
-  const url = oidc.buildAuthorizationUrl(config, {
-    redirect_uri: callback,
-    scope: 'openid profile email',
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-  });
-  return {
-    config,
-    url,
-    exchange: (callbackUrl: URL) =>
-      oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state }),
-  };
-}
+/** The authorization-code flow of `acme-web` as a client app runs it, with PKCE and state. */
+const codeFlow = (issuer: string) => authorizationAt(issuer, acmeWeb.clientId, acmeWeb.clientSecret);
 
 function refresh(issuer: string, refreshToken: string) {
   return fetch(`${issuer}/protocol/openid-connect/token`, {

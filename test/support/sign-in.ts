@@ -29,14 +29,15 @@ export function seededClient(clientId: string, realm?: string): CodeClient {
 export const issuerOf = (realm: string) => `${baseUrl()}/realms/${realm}`;
 
 /** One authorization request of `client`: its URL and how to exchange the callback. */
-export async function authorization(client: CodeClient) {
-  const config = await oidc.discovery(
-    new URL(issuerOf(client.realm)),
-    client.clientId,
-    client.clientSecret,
-    undefined,
-    { execute: [oidc.allowInsecureRequests] },
-  );
+export function authorization(client: CodeClient) {
+  return authorizationAt(issuerOf(client.realm), client.clientId, client.clientSecret);
+}
+
+/** The authorization-code flow as a client app runs it at `issuer`, with PKCE and state. */
+export async function authorizationAt(issuer: string, clientId: string, clientSecret: string) {
+  const config = await oidc.discovery(new URL(issuer), clientId, clientSecret, undefined, {
+    execute: [oidc.allowInsecureRequests],
+  });
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
