@@ -14,6 +14,12 @@ import { oidcAdapterFactory } from '../shared/identity/oidc-storage.ts';
 import { staticSigningKeyStore } from '../shared/identity/signing-keys.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { problemOnly, writeResult } from '../shared/server/lambda-http-adapter.ts';
+import {
+  answerClientErrors,
+  drainUnreadBody,
+  limitedServerOptions,
+  requestLimitProblem,
+} from '../shared/server/request-limits.ts';
 
 const port = Number(process.env.PORT ?? 8080);
 const keys = staticSigningKeyStore(process.env.FSM_SIGNING_JWKS ?? '');
@@ -29,9 +35,16 @@ const identity = createIdentityServer({
 });
 
 let draining = false;
-const server = createServer(async (req, res) => {
+const server = createServer(limitedServerOptions, async (req, res) => {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   try {
+    const limit = requestLimitProblem(req);
+    if (limit) {
+      const result = problemOnly(limit, path);
+      drainUnreadBody(req);
+      writeResult(res, result);
+      return;
+    }
     if (path === '/health') {
       // While draining, fail the health check so the load balancer stops sending new work.
       res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json' });
@@ -56,6 +69,7 @@ const server = createServer(async (req, res) => {
   }
 });
 // Longer than the load balancer's idle timeout, so the balancer always closes first.
+answerClientErrors(server);
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 125_000;
 server.listen(port, () => logger.info('container listening', { port }));

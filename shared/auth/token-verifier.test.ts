@@ -19,9 +19,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function tokenWith(claims: Record<string, unknown>): string {
+function tokenWith(
+  claims: Record<string, unknown>,
+  headerFields: Record<string, unknown> = {},
+  digest = 'sha256',
+): string {
   const now = Math.floor(Date.now() / 1000);
-  const header = { alg: 'RS256', typ: 'at+jwt', kid: privateJwk.kid };
+  const header = { alg: 'RS256', typ: 'at+jwt', kid: privateJwk.kid, ...headerFields };
   const payload = {
     iss: issuer,
     aud: 'fsm-api',
@@ -34,7 +38,7 @@ function tokenWith(claims: Record<string, unknown>): string {
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${encode(header)}.${encode(payload)}`;
   const key = createPrivateKey({ key: privateJwk as never, format: 'jwk' });
-  return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
+  return `${input}.${sign(digest, Buffer.from(input), key).toString('base64url')}`;
 }
 
 function serveJwks(status = 200) {
@@ -108,6 +112,47 @@ describe('Function: verifyAccessTokenOrThrow', () => {
     expect(await reasonOf(() => verifyAccessTokenOrThrow(tokenWith(claims)))).toBe(reason);
   });
 
+  // RFC 7515 §4.1.11, RFC 8725 and RFC 9068: what the library leaves to us. Every token here
+  // carries a genuine signature of the realm's key.
+  it.each([
+    { title: 'a crit header naming an unknown extension', header: { crit: ['exp-ext'], 'exp-ext': 1 } },
+    { title: 'an empty crit header', header: { crit: [] } },
+    { title: 'typ JWT (an ID token, not an access token)', header: { typ: 'JWT' } },
+    { title: 'no typ', header: { typ: undefined } },
+    { title: 'an embedded jwk', header: { jwk: { kty: 'RSA', n: 'AQAB', e: 'AQAB' } } },
+    { title: 'a jku pointing elsewhere', header: { jku: 'https://attacker.example/jwks' } },
+    { title: 'a kid the realm does not have', header: { kid: 'key-of-another-realm' } },
+    { title: 'no exp', claims: { exp: undefined } },
+    { title: 'an iat in the future', claims: { iat: Math.floor(Date.now() / 1000) + 600 } },
+    { title: 'an nbf in the future', claims: { nbf: Math.floor(Date.now() / 1000) + 600 } },
+  ])('refuses a genuinely signed token with $title as token_invalid', async ({ header, claims }) => {
+    // Prepare
+    serveJwks();
+
+    // Act + Assess
+    expect(await reasonOf(() => verifyAccessTokenOrThrow(tokenWith(claims ?? {}, header ?? {})))).toBe(
+      'token_invalid',
+    );
+  });
+
+  it('refuses a token signed with RS384 by the realm key (alg is pinned to RS256)', async () => {
+    // Prepare
+    serveJwks();
+    const token = tokenWith({}, { alg: 'RS384' }, 'sha384');
+
+    // Act + Assess
+    expect(await reasonOf(() => verifyAccessTokenOrThrow(token))).toBe('token_invalid');
+  });
+
+  it('accepts an iat a few seconds ahead of this clock (clock skew)', async () => {
+    // Prepare
+    serveJwks();
+    const token = tokenWith({ iat: Math.floor(Date.now() / 1000) + 5 });
+
+    // Act + Assess
+    await expect(verifyAccessTokenOrThrow(token)).resolves.toMatchObject({ realm: 'shared' });
+  });
+
   it('refuses a token whose realm has no keys (unknown realm) as token_invalid', async () => {
     // Prepare
     serveJwks(404);
@@ -135,6 +180,15 @@ describe('Function: bearerTokenOrThrow', () => {
     { title: 'a blank header', header: '  ', reason: 'token_missing' },
     { title: 'another scheme', header: 'Basic abc', reason: 'token_invalid' },
     { title: 'Bearer without a token', header: 'Bearer ', reason: 'token_invalid' },
+    // API Gateway (and the local server) join repeated headers with a comma.
+    { title: 'two joined Bearer credentials', header: 'Bearer a.b.c,Bearer d.e.f', reason: 'token_invalid' },
+    {
+      title: 'two credentials joined with ", "',
+      header: 'Bearer a.b.c, Bearer d.e.f',
+      reason: 'token_invalid',
+    },
+    { title: 'a token holding a comma', header: 'Bearer a.b,c', reason: 'token_invalid' },
+    { title: 'a token with characters outside b64token', header: 'Bearer a.b.c"', reason: 'token_invalid' },
   ])('refuses $title as $reason', async ({ header, reason }) => {
     expect(await reasonOf(async () => bearerTokenOrThrow(header))).toBe(reason);
   });

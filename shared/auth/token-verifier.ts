@@ -1,6 +1,6 @@
 /**
  * Access-token verification (aws-jwt-verify): RS256 signature against the realm's JWKS, issuer,
- * audience and expiry. Issuers are `${authUrl}/realms/<realm>`; one verifier per realm is
+ * audience and expiry, plus the profile rules the library leaves to us (access-token-profile.ts). Issuers are `${authUrl}/realms/<realm>`; one verifier per realm is
  * built on first use and keeps its JWKS cached for the container's life (unknown key ids
  * trigger one refetch, rate-limited by the library's penalty box).
  * API Gateway's JWT authorizer cannot answer with problem documents, so this runs in-function.
@@ -16,6 +16,7 @@ import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
 import { config } from '../config.ts';
 import { ProblemError } from '../http/problem.ts';
+import { AccessTokenProfileError, assertAccessTokenProfile } from './access-token-profile.ts';
 import { realmNamePattern } from './realm-name.ts';
 
 export interface VerifiedToken {
@@ -71,11 +72,21 @@ export function authenticationProblem(reason: TokenFailure, description?: string
   });
 }
 
-/** The bearer token of an Authorization header, or the 401 that its absence or shape deserves. */
+/**
+ * The bearer token of an Authorization header, or the 401 that its absence or shape deserves.
+ * Two Authorization headers are an ambiguous credential: the local server and API Gateway both
+ * hand them over joined with a comma, and no token (RFC 6750 b64token) holds one, so a comma is
+ * refused outright instead of picking one of the credentials.
+ */
 export function bearerTokenOrThrow(authorization: string | undefined): string {
   if (!authorization || authorization.trim() === '')
     throw authenticationProblem('token_missing', 'No bearer token was sent.');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (authorization.includes(','))
+    throw authenticationProblem(
+      'token_invalid',
+      'More than one credential was sent (several Authorization headers); send exactly one.',
+    );
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(authorization);
   if (!match?.[1])
     throw authenticationProblem('token_invalid', 'The Authorization header is not a Bearer token.');
   return match[1];
@@ -106,9 +117,13 @@ export async function verifyAccessTokenOrThrow(token: string): Promise<VerifiedT
 async function verifyUncachedOrThrow(token: string): Promise<{ token: VerifiedToken; expiresAt: number }> {
   let issuer: string;
   try {
-    const { payload } = decomposeUnverifiedJwt(token);
+    const { header, payload } = decomposeUnverifiedJwt(token);
     issuer = String(payload.iss ?? '');
-  } catch {
+    // Checked before the signature: a token that breaks the profile is refused without
+    // fetching keys, and one with a genuine signature is refused all the same.
+    assertAccessTokenProfile(header, payload);
+  } catch (error) {
+    if (error instanceof AccessTokenProfileError) throw authenticationProblem('token_invalid', error.message);
     throw authenticationProblem('token_invalid', 'The token is not a well-formed JWT.');
   }
   const prefix = `${config().authUrl}/realms/`;

@@ -290,6 +290,15 @@ describe('Function: createGroupHandler', () => {
       expect(jsonOf(result)).toMatchObject({ type: problemType('unsupported-media-type'), status: 415 });
     });
 
+    it('answers 413 payload-too-large for a body over 1 MiB, as on Lambda behind API Gateway', async () => {
+      // Act
+      const result = await createNote(JSON.stringify({ title: 'x'.repeat(1024 * 1024) }));
+
+      // Assess
+      expect(result.statusCode).toBe(413);
+      expect(jsonOf(result)).toMatchObject({ type: problemType('payload-too-large'), status: 413 });
+    });
+
     it('names both accepted media types when a merge patch has the wrong one', async () => {
       // Act
       const result = await updateNote('{"title":"Renamed"}', 'text/plain');

@@ -20,6 +20,7 @@ import { enterLogContext, type LogContext } from '../observability/logger.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
 import { toProblemError } from './error-mapper.ts';
+import { payloadTooLarge, requestLimits } from './limits.ts';
 import { ProblemError, validationProblem } from './problem.ts';
 import { queryObjectFor } from './query-params.ts';
 import { parseQueryString } from './query-string.ts';
@@ -77,6 +78,7 @@ function idHeaders(state: KernelState): Record<string, string> {
 function parseBodyOrThrow(event: ApiEvent, route: RouteSpec): unknown {
   const text = bodyText(event);
   if (text === undefined || text.trim() === '') return {};
+  if (Buffer.byteLength(text) > requestLimits.bodyBytes) throw payloadTooLarge();
   const mediaType = (header(event, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   const accepted = route.mergePatch ? mergePatchTypes : jsonTypes;
   if (!accepted.includes(mediaType)) {

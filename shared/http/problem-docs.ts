@@ -7,6 +7,14 @@ import { type FieldErrorType, fieldErrorTypes, type ProblemType, problemTypes } 
 const descriptions: Record<ProblemType | FieldErrorType, string> = {
   'invalid-json':
     'The body is not valid JSON (syntax error or truncated). Fix the payload; retrying it unchanged fails again.',
+  'bad-request':
+    'The request is not well-formed HTTP (for example a broken request line or header). Fix the client; retrying it unchanged fails again.',
+  'request-timeout':
+    'The request headers or body did not arrive in time; the connection is closed. Retry with a complete request.',
+  'uri-too-long':
+    'The request line (method, path and query string) is longer than 8 KiB. Shorten the query: send fewer repeated values per request.',
+  'request-header-fields-too-large':
+    'The request line and headers together are larger than 16 KiB. Send fewer or smaller headers.',
   'authentication-required':
     'No usable identity. data.reason: token_missing (send a bearer token), token_expired (refresh and replay once), token_invalid (discard the token and authenticate again).',
   'login-failed': 'A credential-based login was rejected.',
@@ -20,7 +28,7 @@ const descriptions: Record<ProblemType | FieldErrorType, string> = {
     'The path exists but not with this method; the Allow header lists the methods it takes.',
   'resource-conflict':
     'The lock_version you sent differs from the stored one (someone else changed the record), or a unique value is taken. Re-read, re-apply, retry.',
-  'payload-too-large': 'The request body is larger than the service accepts.',
+  'payload-too-large': 'The request body is larger than the service accepts (1 MiB).',
   'unsupported-media-type':
     'Send JSON bodies as application/json; PATCH takes application/merge-patch+json or application/json.',
   'field-required': 'A required field is missing, null, or a blank string. errors[].pointer names it.',

@@ -5,6 +5,7 @@
  */
 export const problemTypes = {
   'invalid-json': { status: 400, title: 'Invalid JSON body' },
+  'bad-request': { status: 400, title: 'Bad request' },
   'authentication-required': { status: 401, title: 'Authentication required' },
   'login-failed': { status: 401, title: 'Login failed' },
   'tenant-billing-locked': { status: 402, title: 'Workspace locked for billing reasons' },
@@ -12,13 +13,16 @@ export const problemTypes = {
   'tenant-disabled': { status: 403, title: 'Workspace disabled' },
   'not-found': { status: 404, title: 'Resource not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'request-timeout': { status: 408, title: 'Request timeout' },
   'resource-conflict': { status: 409, title: 'Resource conflict' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
+  'uri-too-long': { status: 414, title: 'URI too long' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'field-required': { status: 422, title: 'Field required' },
   'field-type-invalid': { status: 422, title: 'Field type invalid' },
   'validation-failed': { status: 422, title: 'Validation failed' },
   'too-many-requests': { status: 429, title: 'Too many requests' },
+  'request-header-fields-too-large': { status: 431, title: 'Request header fields too large' },
   'internal-error': { status: 500, title: 'Internal server error' },
   'service-unavailable': { status: 503, title: 'Service temporarily unavailable' },
 } as const;

@@ -7,6 +7,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
+/**
+ * Two Authorization headers, or one whose value holds a comma (how proxies and API Gateway join
+ * repeated headers): an ambiguous credential. Neither Basic credentials (base64) nor bearer
+ * tokens (b64token) contain a comma. Node's `req.headers` keeps only the first Authorization
+ * header, so this looks at every one.
+ */
+export function hasAmbiguousAuthorization(req: IncomingMessage): boolean {
+  const values = req.headersDistinct.authorization ?? [];
+  return values.length > 1 || values.some((value) => value.includes(','));
+}
+
 /** Whether the request body is declared `application/x-www-form-urlencoded`. */
 export function isFormPost(req: IncomingMessage): boolean {
   const contentType = (req.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();

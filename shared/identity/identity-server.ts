@@ -42,7 +42,14 @@ import { trustedProxyHops } from './client-address.ts';
 import { derivedSecret, formTokens } from './csrf.ts';
 import { loadFirstPartyGrant } from './first-party-grant.ts';
 import { html, renderMessagePage, renderPage, SafeHtml } from './html.ts';
-import { isFormPost, pageHeaders, readForm, sendHtml, sendJson } from './http-io.ts';
+import {
+  hasAmbiguousAuthorization,
+  isFormPost,
+  pageHeaders,
+  readForm,
+  sendHtml,
+  sendJson,
+} from './http-io.ts';
 import type { IdentityDirectory } from './identity-directory.ts';
 import { serveLogin } from './login-handler.ts';
 import { accountFinder, interactionPolicyWithAccountCheck } from './oidc-account.ts';
@@ -135,6 +142,11 @@ export function createIdentityServer(opts: IdentityServerOptions): {
       const rest = match[2] ?? '';
       const inner = rest.startsWith('/') ? rest : `/${rest}`;
       const innerPath = inner.split('?', 1)[0] ?? '/';
+
+      if (hasAmbiguousAuthorization(req)) {
+        refuseAmbiguousAuthorization(res, innerPath, realm);
+        return;
+      }
 
       const realmProvider = await providerFor(realm);
       if (innerPath === realmRoutes.end_session && req.method === 'POST') {
@@ -399,6 +411,30 @@ function applyDefaultClientCredentialsScope(ctx: KoaContextWithOIDC): void {
   if (ctx.oidc?.route === 'token' && params?.grant_type === 'client_credentials' && !params.scope) {
     params.scope = DEFAULT_CLIENT_CREDENTIALS_SCOPE;
   }
+}
+
+/**
+ * Several Authorization headers: refused before anything reads one of them, since oidc-provider
+ * and Node would silently take the first. Userinfo takes bearer tokens (RFC 6750 invalid_token);
+ * every other endpoint authenticates clients (RFC 6749 invalid_client).
+ */
+function refuseAmbiguousAuthorization(res: ServerResponse, innerPath: string, realm: string): void {
+  const description = 'more than one Authorization header (or a comma-joined one) was sent';
+  if (innerPath === realmRoutes.userinfo) {
+    sendJson(
+      res,
+      401,
+      { error: 'invalid_token', error_description: description },
+      { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` },
+    );
+    return;
+  }
+  sendJson(
+    res,
+    401,
+    { error: 'invalid_client', error_description: description },
+    { 'WWW-Authenticate': `Basic realm="${realm}"` },
+  );
 }
 
 /* ------------------------------------------------------------------------------------------ */

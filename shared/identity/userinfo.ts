@@ -6,7 +6,8 @@
  *
  * 1. `Authorization: Bearer <access token>` (GET or POST), else 401 with a bare challenge;
  * 2. the token verifies: RS256 with the realm's key, this realm's issuer, the API audience,
- *    not expired (else 401 invalid_token);
+ *    not expired, and the access-token profile of ../auth/access-token-profile.ts (else 401
+ *    invalid_token);
  * 3. its subject is an ACTIVE user of its `tenant_id` workspace (else 401 invalid_token: a
  *    client-credentials token names a service account, not a user);
  * 4. the claims its `scope` allows: `sub` always, profile and email claims with their scopes.
@@ -14,6 +15,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
+import { decomposeUnverifiedJwt } from 'aws-jwt-verify/jwt';
+import { assertAccessTokenProfile } from '../auth/access-token-profile.ts';
 import type { AccountService } from './accounts.ts';
 import { sendJson } from './http-io.ts';
 import { accountClaims } from './oidc-account.ts';
@@ -73,6 +76,8 @@ export function userinfoEndpoint(options: {
       }
       let payload: Record<string, unknown>;
       try {
+        const decomposed = decomposeUnverifiedJwt(match[1]);
+        assertAccessTokenProfile(decomposed.header, decomposed.payload);
         payload = (await verifier.verify(match[1])) as Record<string, unknown>;
       } catch {
         refuse(res, 'invalid token provided');

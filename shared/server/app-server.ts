@@ -12,6 +12,12 @@ import { ProblemError } from '../http/problem.ts';
 import { matchRouteOrThrow } from '../routes/route-matcher.ts';
 import type { OperationGroup } from '../routes/route-table.ts';
 import { invoke, problemOnly, readBody, toApiEvent, writeResult } from './lambda-http-adapter.ts';
+import {
+  answerClientErrors,
+  drainUnreadBody,
+  limitedServerOptions,
+  requestLimitProblem,
+} from './request-limits.ts';
 
 export interface AppServerOptions {
   groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiHandler }>>;
@@ -29,9 +35,11 @@ export function createAppServer(options: AppServerOptions): Server {
     return handler;
   };
 
-  const server = createServer(async (req, res) => {
+  const server = createServer(limitedServerOptions, async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     try {
+      const limit = requestLimitProblem(req);
+      if (limit) throw limit;
       if (options.identity && (path === '/realms' || path.startsWith('/realms/'))) {
         await options.identity.handle(req, res);
         return;
@@ -50,9 +58,11 @@ export function createAppServer(options: AppServerOptions): Server {
       const result = problemOnly(problem, path);
       const correlationId = usableCorrelationId(req.headers['correlation-id'] as string | undefined);
       if (correlationId) result.headers['correlation-id'] = correlationId;
+      if (!req.complete) drainUnreadBody(req);
       writeResult(res, result);
     }
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }

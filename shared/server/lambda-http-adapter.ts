@@ -9,26 +9,41 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { countingDynamoCalls } from '../data/client.ts';
 import type { ApiEvent, ApiHandler, ApiResult } from '../http/api-gateway.ts';
+import { payloadTooLarge, requestLimits } from '../http/limits.ts';
 import { ProblemError } from '../http/problem.ts';
 import { problemResult } from '../http/responses.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
 
-/** API Gateway HTTP APIs accept up to 10 MB; we take far less and say so with a 413. */
-export const maxBodyBytes = 1024 * 1024;
-
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) {
-      throw new ProblemError('payload-too-large', {
-        detail: `Request bodies are limited to ${maxBodyBytes} bytes.`,
-      });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The body, or 413 once it grows past the limit (a chunked body declares no length up front).
+ * Read with listeners rather than `for await`: leaving that loop early destroys the request and
+ * with it the connection, before the client could read the 413. The rest is drained instead.
+ */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size <= requestLimits.bodyBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      refused = true;
+      chunks.length = 0;
+      reject(payloadTooLarge());
+    });
+    req.on('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', reject);
+    // A client that goes away mid-body: nobody reads the answer, but the handler must not run.
+    req.on('close', () => {
+      if (!req.complete) reject(new ProblemError('bad-request', { detail: 'The request body ended early.' }));
+    });
+  });
 }
 
 export function toApiEvent(
@@ -41,9 +56,11 @@ export function toApiEvent(
   const queryIndex = url.indexOf('?');
   const rawPath = queryIndex === -1 ? url : url.slice(0, queryIndex);
   const rawQueryString = queryIndex === -1 ? '' : url.slice(queryIndex + 1);
+  // Repeated headers are joined with a comma, as API Gateway does. `req.headers` would keep only
+  // the first of some (Authorization among them), hiding an ambiguous credential.
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values !== undefined) headers[name.toLowerCase()] = values.join(',');
   }
   const method = (req.method ?? 'GET').toUpperCase();
   const now = Date.now();

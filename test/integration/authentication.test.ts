@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, claimsOf, forgeToken, problemType, tokenFor } from '../support/api.ts';
+import { rawRequest } from '../support/raw-http.ts';
 
 let admin: string;
 
@@ -74,6 +75,74 @@ describe('Authentication: 401 authentication-required', () => {
 
     expect(response.status).toBe(401);
     expect(response.body.data.reason).toBe('token_invalid');
+  });
+});
+
+describe('Authentication: ambiguous credentials', () => {
+  const get = (path: string, authorizations: string[]) =>
+    rawRequest(baseUrl(), [
+      `GET ${path} HTTP/1.1`,
+      `Host: ${new URL(baseUrl()).host}`,
+      ...authorizations.map((value) => `Authorization: ${value}`),
+      'Connection: close',
+    ]);
+
+  it.each([
+    { title: 'a genuine token and a forged one', second: () => 'Bearer not.a.jwt' },
+    { title: 'the same genuine token twice', second: () => `Bearer ${admin}` },
+    { title: 'a genuine token and no token', second: () => '' },
+  ])('refuses two Authorization headers ($title) with token_invalid', async ({ second }) => {
+    const response = await get('/api/v2/areas', [`Bearer ${admin}`, second()]);
+
+    expect(response.status).toBe(401);
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(JSON.parse(response.body)).toMatchObject({
+      type: problemType('authentication-required'),
+      data: { reason: 'token_invalid' },
+    });
+    expect(response.headers['www-authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('refuses one Authorization header holding two comma-joined tokens (as API Gateway joins them)', async () => {
+    const response = await call('GET', '/api/v2/areas', {
+      headers: { authorization: `Bearer ${admin},Bearer ${admin}` },
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body.data.reason).toBe('token_invalid');
+  });
+
+  it('refuses two Authorization headers at the userinfo endpoint with 401 invalid_token', async () => {
+    const response = await get('/realms/shared/protocol/openid-connect/userinfo', [
+      `Bearer ${admin}`,
+      `Bearer ${admin}`,
+    ]);
+
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.body).error).toBe('invalid_token');
+  });
+
+  it('refuses two Basic client credentials at the token endpoint with 401 invalid_client', async () => {
+    const basic = (id: string, secret: string) =>
+      `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    const form = 'grant_type=client_credentials';
+
+    const response = await rawRequest(
+      baseUrl(),
+      [
+        'POST /realms/shared/protocol/openid-connect/token HTTP/1.1',
+        `Host: ${new URL(baseUrl()).host}`,
+        `Authorization: ${basic('acme-admin', 's3cret-acme-admin')}`,
+        `Authorization: ${basic('acme-owner', 'wrong')}`,
+        'Content-Type: application/x-www-form-urlencoded',
+        `Content-Length: ${form.length}`,
+        'Connection: close',
+      ],
+      form,
+    );
+
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.body).error).toBe('invalid_client');
   });
 });
 
