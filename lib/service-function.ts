@@ -19,6 +19,7 @@ import {
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { functionTimeoutSeconds } from '../shared/aws/client-deadlines.ts';
 import { tableDefinition } from '../shared/data/table-definition.ts';
 import { lambdaBundling, repoRoot } from './bundling.ts';
 
@@ -69,7 +70,7 @@ export class ServiceFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,

@@ -1,6 +1,7 @@
 /**
  * The DynamoDB clients of this container. Created once and reused: on Lambda the connection
- * survives between invocations, locally it points at DynamoDB Local.
+ * survives between invocations, locally it points at DynamoDB Local. Every call has the
+ * deadlines of ../aws/client-deadlines.ts, so a hanging store answers 503 within seconds.
  *
  * A small middleware counts the calls made inside `countingDynamoCalls` so the local stack can
  * report what a request cost; outside such a scope it does nothing but one lookup.
@@ -8,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -16,13 +18,15 @@ const callScope = new AsyncLocalStorage<Map<string, number>>();
 export function dynamo(): DynamoDBDocumentClient {
   if (documentClient) return documentClient;
   const { endpoints, region } = config();
-  const client = new DynamoDBClient({
-    region,
-    ...(endpoints.dynamodb
-      ? { endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-    maxAttempts: 3,
-  });
+  const client = withTotalDeadline(
+    new DynamoDBClient({
+      region,
+      ...(endpoints.dynamodb
+        ? { endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+      ...deadlineConfig(),
+    }),
+  );
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = (context.commandName ?? 'unknown').replace(/Command$/, '');

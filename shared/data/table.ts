@@ -70,6 +70,8 @@ const unavailableNames = new Set([
   'InternalServerError',
   'ServiceUnavailable',
   'TimeoutError',
+  // ../aws/client-deadlines.ts: the call's total budget ran out.
+  'DeadlineExceededError',
 ]);
 const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 

@@ -118,6 +118,9 @@ function parseInputOrThrow(event: ApiEvent, route: RouteSpec) {
   return { params, query, body };
 }
 
+/** How long before the function's timeout a still-running operation gives up with a 503. */
+const timeoutEarlyMs = 1_000;
+
 /**
  * A caller's correlation id is echoed in headers and stored in events and audit entries, so
  * only a reasonable one is kept: 1..200 visible ASCII characters. Anything else is replaced.
@@ -184,7 +187,18 @@ export function createGroupHandler<R extends RouteSpec>(
     },
   };
 
-  return middy<ApiEvent, ApiResult, Error, KernelContext>()
+  return middy<ApiEvent, ApiResult, Error, KernelContext>({
+    // The function's own deadline: an operation still running this close to the Lambda timeout
+    // (the local server gives handlers the same one) answers 503 instead of being cut off
+    // without a response. Store calls have shorter deadlines of their own.
+    timeoutEarlyInMillis: timeoutEarlyMs,
+    timeoutEarlyResponse: () => {
+      throw new ProblemError('service-unavailable', {
+        detail: 'The request did not complete in time; retry shortly.',
+        headers: { 'retry-after': '1' },
+      });
+    },
+  })
     .use(kernel)
     .use(authentication)
     .use(input)

@@ -4,6 +4,7 @@
  * whatever exists up to the shape of `tableDefinition` and creates what is missing, never failing
  * because something is already there.
  */
+
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -26,6 +27,7 @@ import {
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { deadlineConfig } from '../aws/client-deadlines.ts';
 import { tableDefinition } from '../data/table-definition.ts';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -65,6 +67,7 @@ export async function createTable(opts: {
     endpoint: opts.endpoint,
     region: opts.region ?? DEFAULT_REGION,
     credentials: LOCAL_CREDENTIALS,
+    ...deadlineConfig(),
   });
   const TableName = opts.tableName;
   try {
@@ -158,6 +161,7 @@ export async function createQueues(opts: {
     endpoint: opts.endpoint,
     region: opts.region ?? DEFAULT_REGION,
     credentials: LOCAL_CREDENTIALS,
+    ...deadlineConfig(),
   });
   const queueUrls: Record<string, string> = {};
   try {
@@ -203,6 +207,7 @@ export async function createBucket(opts: {
     region,
     credentials: LOCAL_CREDENTIALS,
     forcePathStyle: true,
+    ...deadlineConfig(),
   });
   try {
     try {

@@ -20,6 +20,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { DEFAULT_REGION, LOCAL_CREDENTIALS } from './create-resources.ts';
 
 export interface StreamPollerOptions {
@@ -90,9 +91,16 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
       // A broken logger must not stop the poller.
     }
   };
-  const clientConfig = { endpoint: opts.endpoint, region, credentials: LOCAL_CREDENTIALS };
-  const dynamodb = new DynamoDBClient(clientConfig);
-  const streams = new DynamoDBStreamsClient(clientConfig);
+  // The service's deadlines: a hanging DynamoDB Local fails a poll (retried on the next tick)
+  // instead of stopping the poller for as long as it hangs.
+  const clientConfig = {
+    endpoint: opts.endpoint,
+    region,
+    credentials: LOCAL_CREDENTIALS,
+    ...deadlineConfig(),
+  };
+  const dynamodb = withTotalDeadline(new DynamoDBClient(clientConfig));
+  const streams = withTotalDeadline(new DynamoDBStreamsClient(clientConfig));
   const abort = new AbortController();
   const send = { abortSignal: abort.signal };
 

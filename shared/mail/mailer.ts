@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 import { logger } from '../observability/logger.ts';
 
@@ -56,7 +57,10 @@ export function fileMailer(
   };
 }
 
-export function sesMailer(from: string, client = new SESv2Client({ region: config().region })): Mailer {
+export function sesMailer(
+  from: string,
+  client = withTotalDeadline(new SESv2Client({ region: config().region, ...deadlineConfig() })),
+): Mailer {
   return {
     async send(message) {
       await client.send(

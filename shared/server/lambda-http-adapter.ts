@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
+import { functionTimeoutSeconds } from '../aws/client-deadlines.ts';
 import { countingDynamoCalls } from '../data/client.ts';
 import type { ApiEvent, ApiHandler, ApiResult } from '../http/api-gateway.ts';
 import { payloadTooLarge, requestLimits } from '../http/limits.ts';
@@ -87,8 +88,9 @@ export function toApiEvent(
   };
 }
 
+/** A Lambda context with the deployed functions' timeout, so handlers see the same deadline. */
 export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + functionTimeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
