@@ -108,6 +108,9 @@ export async function getRecord(key: Key): Promise<StoredRecord | undefined> {
   }
 }
 
+/** Items asked for per Query call; DynamoDB returns at most 1 MB per call anyway. */
+const maxItemsPerQuery = 1000;
+
 /** Every record of one partition, in sort-key order (all pages). */
 export async function queryPartition(
   pk: string,
@@ -131,7 +134,9 @@ export async function queryPartition(
         new QueryCommand({
           ...input,
           ExclusiveStartKey: exclusiveStartKey,
-          ...(remaining ? { Limit: remaining } : {}),
+          // DynamoDB refuses a Limit past its integer range (a deep page asks for page × size):
+          // read at most a bounded page per call and keep going.
+          ...(remaining ? { Limit: Math.min(remaining, maxItemsPerQuery) } : {}),
         }),
       );
       for (const item of page.Items ?? []) if (!isExpired(item)) records.push(stripMeta(item));

@@ -84,6 +84,14 @@ describe('Audit logs', () => {
     expect(response.body.page.total_pages).toBe(response.body.page.total_elements);
   });
 
+  it('answers a page far past the end with an empty page, not a 500', async () => {
+    const response = await call('GET', '/api/v2/audit-logs?size=100&page=2147483647', { token: owner });
+
+    expect(response.status).toBe(200);
+    expect(response.body.items).toEqual([]);
+    expect(response.body.page).toMatchObject({ size: 100, number: 2147483647 });
+  });
+
   it('shows a workspace only its own entries', async () => {
     const area = await call('POST', '/api/v2/areas', {
       token: owner,
