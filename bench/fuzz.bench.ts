@@ -28,7 +28,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'fsm-fuzz-'));
 const adminSecret = values['admin-secret'] ?? randomBytes(24).toString('base64url');
 const service = values['base-url']
   ? undefined
-  : await startService({ DATA_DIR: dataDir, FSM_ADMIN_CLIENT_SECRET: adminSecret, LOG_LEVEL: 'error' });
+  : await startService({ DATA_DIR: dataDir, FSM_ADMIN_CLIENT_SECRET: adminSecret, LOG_LEVEL: 'warn' });
 const baseUrl = values['base-url'] ?? service?.baseUrl ?? '';
 try {
   // Access tokens live 300 s: a long run gets fresh ones.
@@ -52,6 +52,12 @@ try {
     );
   }
   for (const report of reports) console.log(summarize(report));
+  // What the service itself reported: errors and blocked event loops, next to the findings.
+  const serviceLines = (service?.output() ?? '')
+    .split('\n')
+    .filter((line) => line.includes('"level":"error"') || line.includes('event loop blocked'));
+  console.log(`service: ${serviceLines.length} error or event-loop lines`);
+  for (const line of serviceLines.slice(0, 20)) console.log(`  ${line.slice(0, 400)}`);
   process.exitCode = reports.some((report) => report.findings.length > 0) ? 1 : 0;
 } finally {
   await service?.stop();

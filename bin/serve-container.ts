@@ -12,11 +12,12 @@ import { ProblemError } from '../shared/http/problem.ts';
 import { createIdentityServer } from '../shared/identity/identity-server.ts';
 import { oidcAdapterFactory } from '../shared/identity/oidc-storage.ts';
 import { staticSigningKeyStore } from '../shared/identity/signing-keys.ts';
+import { watchEventLoop } from '../shared/observability/event-loop-watch.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { problemOnly, writeResult } from '../shared/server/lambda-http-adapter.ts';
 import {
   answerClientErrors,
-  drainUnreadBody,
+  keepConnectionsUsable,
   limitedServerOptions,
   requestLimitProblem,
 } from '../shared/server/request-limits.ts';
@@ -41,7 +42,6 @@ const server = createServer(limitedServerOptions, async (req, res) => {
     const limit = requestLimitProblem(req);
     if (limit) {
       const result = problemOnly(limit, path);
-      drainUnreadBody(req);
       writeResult(res, result);
       return;
     }
@@ -70,9 +70,11 @@ const server = createServer(limitedServerOptions, async (req, res) => {
 });
 // Longer than the load balancer's idle timeout, so the balancer always closes first.
 answerClientErrors(server);
+keepConnectionsUsable(server);
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 125_000;
 server.listen(port, () => logger.info('container listening', { port }));
+watchEventLoop();
 
 process.on('SIGTERM', () => {
   draining = true;

@@ -4,6 +4,7 @@
  * handlers that sit beside it (logout, login page, set-password page).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBodyWithin } from '../server/request-body.ts';
 
 const FORM_LIMIT_BYTES = 64 * 1024;
 
@@ -24,21 +25,10 @@ export function isFormPost(req: IncomingMessage): boolean {
   return contentType === 'application/x-www-form-urlencoded';
 }
 
-/** The form body, or undefined when it is larger than 64 KiB or the stream fails. */
+/** The form body, or undefined when it is larger than 64 KiB or the client goes away. */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > FORM_LIMIT_BYTES) return undefined;
-      chunks.push(buffer);
-    }
-  } catch {
-    return undefined;
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBodyWithin(req, FORM_LIMIT_BYTES).catch(() => undefined);
+  return body ? new URLSearchParams(body.toString('utf8')) : undefined;
 }
 
 export function sendJson(

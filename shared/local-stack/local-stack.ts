@@ -18,6 +18,7 @@ import { processStreamBatch } from '../events/stream-processor.ts';
 import { createIdentityServer } from '../identity/identity-server.ts';
 import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
 import { fileSigningKeyStore } from '../identity/signing-keys.ts';
+import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
 import { createAppServer } from '../server/app-server.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
@@ -125,6 +126,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const server = createAppServer({ groupHandlers, identity });
     await listen(server, port, host);
     stops.unshift(() => close(server));
+    const unwatch = watchEventLoop();
+    stops.unshift(async () => unwatch());
 
     const poller = startStreamPoller({
       endpoint: dynamodb.endpoint,

@@ -14,7 +14,7 @@ import type { OperationGroup } from '../routes/route-table.ts';
 import { invoke, problemOnly, readBody, toApiEvent, writeResult } from './lambda-http-adapter.ts';
 import {
   answerClientErrors,
-  drainUnreadBody,
+  keepConnectionsUsable,
   limitedServerOptions,
   requestLimitProblem,
 } from './request-limits.ts';
@@ -58,11 +58,11 @@ export function createAppServer(options: AppServerOptions): Server {
       const result = problemOnly(problem, path);
       const correlationId = usableCorrelationId(req.headers['correlation-id'] as string | undefined);
       if (correlationId) result.headers['correlation-id'] = correlationId;
-      if (!req.complete) drainUnreadBody(req);
       writeResult(res, result);
     }
   });
   server.keepAliveTimeout = 65_000;
   answerClientErrors(server);
+  keepConnectionsUsable(server);
   return server;
 }

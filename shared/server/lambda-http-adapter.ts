@@ -14,37 +14,18 @@ import { payloadTooLarge, requestLimits } from '../http/limits.ts';
 import { ProblemError } from '../http/problem.ts';
 import { problemResult } from '../http/responses.ts';
 import type { RouteMatch } from '../routes/route-matcher.ts';
+import { BodyAbortedError, readBodyWithin } from './request-body.ts';
 
-/**
- * The body, or 413 once it grows past the limit (a chunked body declares no length up front).
- * Read with listeners rather than `for await`: leaving that loop early destroys the request and
- * with it the connection, before the client could read the 413. The rest is drained instead.
- */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size <= requestLimits.bodyBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      refused = true;
-      chunks.length = 0;
-      reject(payloadTooLarge());
-    });
-    req.on('end', () => {
-      if (!refused) resolve(Buffer.concat(chunks));
-    });
-    req.on('error', reject);
-    // A client that goes away mid-body: nobody reads the answer, but the handler must not run.
-    req.on('close', () => {
-      if (!req.complete) reject(new ProblemError('bad-request', { detail: 'The request body ended early.' }));
-    });
-  });
+/** The body, or 413 once it grows past the limit (a chunked body declares no length up front). */
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  try {
+    const body = await readBodyWithin(req, requestLimits.bodyBytes);
+    if (!body) throw payloadTooLarge();
+    return body;
+  } catch (error) {
+    if (error instanceof BodyAbortedError) throw new ProblemError('bad-request', { detail: error.message });
+    throw error;
+  }
 }
 
 export function toApiEvent(

@@ -17,7 +17,7 @@
  * On AWS, CloudFront and API Gateway enforce their own limits before a function runs.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerOptions } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { headersTooLarge, payloadTooLarge, requestLimits, uriTooLong } from '../http/limits.ts';
 import { ProblemError, toProblemDocument } from '../http/problem.ts';
@@ -40,12 +40,27 @@ export function requestLimitProblem(req: IncomingMessage): ProblemError | undefi
 }
 
 /**
- * A request answered before its body was read (a limit, an error). Closing at once would reset
- * the connection while the client still sends, and it might never read the answer; so, as
- * nginx's lingering close does, the rest of the body is read and dropped after the answer and
- * the connection stays usable, unless the client keeps sending past a bound or too long.
+ * Keeps every connection able to serve its next request. A request answered before its body
+ * was read to the end (a limit, an early error, a handler or library that stopped reading)
+ * would leave the rest of its body on the connection, and the client's next request on it
+ * would never be parsed. So, as nginx's lingering close does, once the answer is sent the rest
+ * is read and dropped and the connection stays usable, unless the client keeps sending past a
+ * bound or too long. A request stream that was destroyed cannot be drained: its connection is
+ * closed after the answer instead.
  */
-export function drainUnreadBody(req: IncomingMessage): void {
+export function keepConnectionsUsable(server: Server): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    res.on('finish', () => {
+      if (req.complete) return;
+      if (req.destroyed) {
+        req.socket.end();
+        setTimeout(() => req.socket.destroy(), drainMs).unref();
+      } else drainUnreadBody(req);
+    });
+  });
+}
+
+function drainUnreadBody(req: IncomingMessage): void {
   let drained = 0;
   const timer = setTimeout(() => req.socket.destroy(), drainMs);
   timer.unref();
@@ -55,6 +70,8 @@ export function drainUnreadBody(req: IncomingMessage): void {
   });
   req.on('end', () => clearTimeout(timer));
   req.on('close', () => clearTimeout(timer));
+  // A reader that gave up may have paused the stream explicitly; a listener alone would not restart it.
+  req.resume();
 }
 
 /**

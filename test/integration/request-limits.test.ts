@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { baseUrl, problemType, tokenFor } from '../support/api.ts';
-import { type RawResponse, rawRequest } from '../support/raw-http.ts';
+import { chunkedRequest, RawConnection, type RawResponse, rawRequest } from '../support/raw-http.ts';
 
 const host = () => `Host: ${new URL(baseUrl()).host}`;
 
@@ -110,4 +110,61 @@ describe('Request limits', () => {
 
     expect(response.status).toBe(200);
   });
+});
+
+/**
+ * The stall found by fuzzing: a body refused part-way (too large for the API, or for a form of
+ * the identity provider, whose token endpoint reads bodies with oidc-provider's own parser)
+ * left the rest of it on the keep-alive connection, so the next request a pooling client sent
+ * on that connection was never answered, whatever its operation.
+ */
+describe('Connection reuse after a refused body', () => {
+  const form = 'Content-Type: application/x-www-form-urlencoded';
+  it.each([
+    {
+      title: 'an API body over 1 MiB',
+      line: 'POST /api/v2/areas HTTP/1.1',
+      type: 'Content-Type: application/json',
+      chunks: 40,
+      status: 413,
+    },
+    {
+      title: 'a login form over 64 KiB',
+      line: 'POST /realms/shared/login/abc HTTP/1.1',
+      type: form,
+      chunks: 2,
+      status: 413,
+    },
+    {
+      title: 'a logout form over 64 KiB',
+      line: 'POST /realms/shared/protocol/openid-connect/logout HTTP/1.1',
+      type: form,
+      chunks: 2,
+      status: 400,
+    },
+    {
+      title: 'a token request form of 2 MiB',
+      line: 'POST /realms/shared/protocol/openid-connect/token HTTP/1.1',
+      type: form,
+      chunks: 32,
+      status: 400,
+    },
+  ])(
+    'answers the next request on the connection after refusing $title',
+    async ({ line, type, chunks, status }) => {
+      const connection = new RawConnection(baseUrl());
+      try {
+        const refused = await connection.exchange(
+          chunkedRequest([line, host(), type], chunks, 64 * 1024, 'a'),
+        );
+        const next = await connection.exchange(`GET /health HTTP/1.1\r\n${host()}\r\n\r\n`);
+
+        expect(refused.status).toBe(status);
+        expect(next).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+        expect(next.error).toBeUndefined();
+      } finally {
+        connection.close();
+      }
+    },
+  );
 });

@@ -69,3 +69,67 @@ function parse(data: Buffer): Omit<RawResponse, 'error'> {
   }
   return { status: Number(statusLine.split(' ')[1] ?? 0), headers, body: text.slice(end + 4) };
 }
+
+/**
+ * One keep-alive connection on which requests are sent one after another, as a pooling client
+ * reuses it: what a request leaves behind on the connection decides whether the next is served.
+ */
+export class RawConnection {
+  private readonly socket;
+  private received = Buffer.alloc(0);
+  private closed = false;
+  private waiter: (() => void) | undefined;
+
+  constructor(baseUrl: string) {
+    const { hostname, port } = new URL(baseUrl);
+    this.socket = connect(Number(port), hostname);
+    this.socket.on('data', (chunk) => {
+      this.received = Buffer.concat([this.received, chunk]);
+      this.waiter?.();
+    });
+    const end = () => {
+      this.closed = true;
+      this.waiter?.();
+    };
+    this.socket.on('close', end);
+    this.socket.on('error', end);
+  }
+
+  /** Sends the bytes and reads one whole answer (by Content-Length), or gives up after the timeout. */
+  async exchange(bytes: string | Buffer, timeoutMs = 5_000): Promise<RawResponse> {
+    this.socket.write(bytes);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const parsed = parse(this.received);
+      const length = Number(parsed.headers['content-length'] ?? Number.NaN);
+      if (parsed.status && Buffer.byteLength(parsed.body) >= length) {
+        const headEnd = this.received.indexOf('\r\n\r\n') + 4;
+        this.received = this.received.subarray(headEnd + length);
+        return { ...parsed, body: parsed.body.slice(0, length) };
+      }
+      if (this.closed) return { ...parsed, error: 'closed' };
+      if (Date.now() > deadline) return { ...parsed, error: 'timeout' };
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+/** A request with a chunked body: `chunks` chunks of `chunkBytes` bytes each. */
+export function chunkedRequest(
+  lines: readonly string[],
+  chunks: number,
+  chunkBytes: number,
+  fill = 'x',
+): Buffer {
+  const chunk = `${chunkBytes.toString(16)}\r\n${fill.repeat(chunkBytes)}\r\n`;
+  return Buffer.from(
+    `${[...lines, 'Transfer-Encoding: chunked'].join('\r\n')}\r\n\r\n${chunk.repeat(chunks)}0\r\n\r\n`,
+  );
+}

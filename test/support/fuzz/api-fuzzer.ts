@@ -87,6 +87,8 @@ interface PlannedRequest {
   method: string;
   path: string;
   template: string;
+  /** Send a chunked body of this many bytes instead of `body` (no Content-Length up front). */
+  streamBytes?: number;
   headers: Record<string, string>;
   body?: string;
   /** Whether the answer is the API's (problem documents) or the identity provider's (OAuth JSON). */
@@ -153,10 +155,14 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
           : await fetch(`${target.baseUrl}${request.path}`, {
               method: request.method,
               headers: request.headers,
-              ...(request.body === undefined ? {} : { body: request.body }),
+              ...(request.streamBytes
+                ? { body: streamOf(request.streamBytes), duplex: 'half' }
+                : request.body === undefined
+                  ? {}
+                  : { body: request.body }),
               redirect: 'manual',
               signal,
-            });
+            } as RequestInit);
         text = await response.text();
       } catch (error) {
         findings.push({
@@ -260,6 +266,7 @@ function apiRequest(
   const search = query.toString();
 
   let body: string | undefined;
+  let streamBytes: number | undefined;
   const content = operation.spec.requestBody?.content as Record<string, Schema> | undefined;
   if (content) {
     const [mediaType = 'application/json', media] = random.pick(Object.entries(content));
@@ -272,7 +279,8 @@ function apiRequest(
         'application/json; charset=utf-16',
       ]);
     const bodyRoll = random.next();
-    if (bodyRoll < 0.55) body = JSON.stringify(plausibleValue(media?.schema ?? {}, values));
+    if (bodyRoll < 0.01) streamBytes = random.int(1, 3) * 1024 * 1024;
+    else if (bodyRoll < 0.55) body = JSON.stringify(plausibleValue(media?.schema ?? {}, values));
     else if (bodyRoll < 0.87)
       body = JSON.stringify(
         mutated(plausibleValue(media?.schema ?? {}, values), media?.schema ?? {}, values),
@@ -291,6 +299,7 @@ function apiRequest(
     template: operation.path,
     headers,
     ...(body === undefined || operation.method === 'GET' ? {} : { body }),
+    ...(streamBytes ? { streamBytes } : {}),
     surface: 'api',
   };
 }
@@ -413,6 +422,17 @@ function identityRequest(target: FuzzTarget, random: Random, emails: readonly st
       body: '{"grant_type":"client_credentials"}',
     }),
     () => ({
+      operation: 'identity.token',
+      method: 'POST',
+      path: token,
+      headers: formHeaders,
+      body: form({
+        grant_type: 'client_credentials',
+        client_id: target.client.clientId,
+        client_assertion: 'a'.repeat(200_000),
+      }),
+    }),
+    () => ({
       operation: 'identity.discovery',
       method: 'GET',
       path: `${realmPath}/.well-known/openid-configuration`,
@@ -528,6 +548,21 @@ function learn(
       (pools.get(collection) ?? []).filter((known) => known !== id),
     );
   }
+}
+
+/** A body that arrives in 64 KiB chunks, as an upload does. */
+function streamOf(bytes: number): ReadableStream<Uint8Array> {
+  const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent >= bytes) controller.close();
+      else {
+        controller.enqueue(chunk);
+        sent += chunk.length;
+      }
+    },
+  });
 }
 
 function parseJson(text: string): unknown {
