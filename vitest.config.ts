@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts'],
+          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'test/openapi-client/*.test.ts'],
           exclude: ['shared/local-stack/**', 'shared/identity/oidc-storage.test.ts', 'node_modules/**'],
         },
       },

@@ -29,6 +29,7 @@ try {
   console.log(
     `fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`,
   );
+  console.log(`  API reference: ${baseUrl}/api/v2/docs`);
   console.log(`  OpenAPI:   ${baseUrl}/api/v2/openapi.json`);
   console.log(
     `  Mail:      ${stack.mailDir} (${await mailCount(stack.mailDir)} messages; new ones are listed below)`,

@@ -3,6 +3,7 @@
  * operation group with exactly the table access its group declares (table-access.ts), and a
  * `$default` route whose Lambda answers problem-document 404/405 for everything else.
  */
+import { join } from 'node:path';
 import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -18,8 +19,9 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { referenceAssets, referencePageDir } from '../shared/openapi/reference-page.ts';
 import { type OperationGroup, operationGroups } from '../shared/routes/route-table.ts';
-import { functionEntry } from './bundling.ts';
+import { functionEntry, repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { addRoutesFromTable } from './route-integration.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -96,6 +98,7 @@ export class Api extends Construct {
         ...common,
         entry: functionEntry(group),
         description: `Operation group ${group}`,
+        ...(group === 'platform' ? { files: referencePageFiles() } : {}),
         environment: {
           ...props.environment,
           ...(access === 'none' ? {} : { FSM_TABLE_NAME: table.tableName }),
@@ -161,4 +164,10 @@ export class Api extends Construct {
       });
     }
   }
+}
+
+/** The reference page's files (swagger-ui-dist), shipped beside the platform function. */
+function referencePageFiles(): Record<string, string[]> {
+  const dist = join(repoRoot, 'node_modules', 'swagger-ui-dist');
+  return { [referencePageDir]: Object.values(referenceAssets).map((asset) => join(dist, asset.file)) };
 }

@@ -35,6 +35,11 @@ export interface ServiceFunctionProps {
   removalPolicy: RemovalPolicy;
   memorySize?: number;
   timeout?: Duration;
+  /**
+   * Files shipped beside the bundle: destination folder (relative to the bundle) → absolute
+   * source files. Copied after esbuild runs; the function finds them under LAMBDA_TASK_ROOT.
+   */
+  files?: Record<string, readonly string[]>;
 }
 
 const applicationLogLevels = {
@@ -95,6 +100,7 @@ export class ServiceFunction extends Construct {
               Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
             )
           : {},
+        ...(props.files ? { commandHooks: copyFiles(props.files) } : {}),
       },
     });
   }
@@ -104,6 +110,20 @@ export class ServiceFunction extends Construct {
     if (actions.length === 0) return;
     this.role.addToPolicy(new PolicyStatement({ actions: [...actions], resources: tableResources(table) }));
   }
+}
+
+/** Bundling hooks that copy `files` into the output folder once esbuild has run. */
+function copyFiles(files: Record<string, readonly string[]>) {
+  const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) =>
+      Object.entries(files).flatMap(([folder, sources]) => [
+        `mkdir -p ${quote(`${outputDir}/${folder}`)}`,
+        ...sources.map((source) => `cp ${quote(source)} ${quote(`${outputDir}/${folder}/`)}`),
+      ]),
+  };
 }
 
 /** The table's ARN, plus its index ARNs when the table definition has indexes. */

@@ -8,7 +8,13 @@ import { createGroupHandler, usableCorrelationId } from '../../shared/http/opera
 import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
+import { apiInfo } from '../../shared/openapi/api-info.ts';
 import { openApiDocument } from '../../shared/openapi/openapi-document.ts';
+import {
+  referenceAsset,
+  referencePageHeaders,
+  referencePageHtml,
+} from '../../shared/openapi/reference-page.ts';
 import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
 import { matchRouteOrThrow } from '../../shared/routes/route-matcher.ts';
 
@@ -18,6 +24,19 @@ export const handler = createGroupHandler(platformRoutes, {
     body: openApiDocument(),
     headers: { 'cache-control': 'public, max-age=300' },
   }),
+  'platform.reference-page': async () => ({
+    body: referencePageHtml(apiInfo().title),
+    contentType: 'text/html; charset=utf-8',
+    headers: referencePageHeaders,
+  }),
+  'platform.reference-asset': async ({ params }) => {
+    const asset = await referenceAsset(params.asset_name);
+    return {
+      body: asset.body,
+      contentType: asset.contentType,
+      headers: { ...referencePageHeaders, 'cache-control': 'public, max-age=86400' },
+    };
+  },
   'platform.problem-type': async ({ params }) => {
     const doc = problemTypeDoc(params.problem_type, problemTypeUri(params.problem_type));
     if (!doc) throw new ProblemError('not-found', { detail: `No problem type ${params.problem_type}.` });

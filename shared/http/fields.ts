@@ -16,38 +16,54 @@ const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 /** A string that must carry text: blank or whitespace-only is `field-required`, never "absent". */
 export function text(options: { max?: number; min?: number } = {}) {
   const { max = 255, min = 1 } = options;
-  return z
-    .string()
-    .check((ctx) => {
-      if (ctx.value.trim().length === 0) {
-        ctx.issues.push({
-          code: 'custom',
-          input: ctx.value,
-          message: 'must not be blank',
-          params: requiredIssue,
-        });
-      } else if (ctx.value.length < min || ctx.value.length > max) {
-        ctx.issues.push({
-          code: 'custom',
-          input: ctx.value,
-          message: `must be ${min} to ${max} characters long`,
-        });
-      } else if (controlCharacters.test(ctx.value)) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must not contain control characters' });
-      }
-    })
-    .meta({ minLength: min, maxLength: max });
+  return (
+    z
+      .string()
+      .check((ctx) => {
+        if (ctx.value.trim().length === 0) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message: 'must not be blank',
+            params: requiredIssue,
+          });
+        } else if (ctx.value.length < min || ctx.value.length > max) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message: `must be ${min} to ${max} characters long`,
+          });
+        } else if (controlCharacters.test(ctx.value)) {
+          ctx.issues.push({
+            code: 'custom',
+            input: ctx.value,
+            message: 'must not contain control characters',
+          });
+        }
+      })
+      // `\S` (unanchored): at least one character that is not white space, i.e. not blank.
+      .meta({ minLength: min, maxLength: max, pattern: '\\S' })
+  );
 }
 
 const hexPattern = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
+/** The published pattern of hex colours (responses carry it too). */
+export const hexColorPattern = hexPattern.source;
+
 /** `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`. */
 export function hexColor() {
-  return text({ max: 9 }).check((ctx) => {
-    if (ctx.value.trim() && !hexPattern.test(ctx.value)) {
-      ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex colour such as #1a2b3c' });
-    }
-  });
+  return text({ max: 9 })
+    .check((ctx) => {
+      if (ctx.value.trim() && !hexPattern.test(ctx.value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'must be a hex colour such as #1a2b3c',
+        });
+      }
+    })
+    .meta({ pattern: hexColorPattern, description: 'Hex colour: #rgb, #rgba, #rrggbb or #rrggbbaa.' });
 }
 
 const cssNamedColors = new Set(
@@ -72,15 +88,33 @@ const cssNamedColors = new Set(
 );
 const cssFunctionPattern = /^(?:rgba?|hsla?)\(\s*[-+0-9.%\s,/deg]+\)$/i;
 
+/**
+ * The published pattern of CSS colours: a hex colour, a word (a named colour: which names, the
+ * description says) or an rgb()/hsl() function, with the surrounding blanks the check trims.
+ * Wider than the check (any word), never narrower.
+ */
+export const cssColorPattern = `^\\s*(?:${hexPattern.source.slice(1, -1)}|[A-Za-z]+|(?:rgba?|hsla?)\\([-+0-9.%\\s,/deg]+\\))\\s*$`;
+
 /** A hex colour, a CSS named colour or an rgb()/hsl() function. */
 export function cssColor() {
-  return text({ max: 64 }).check((ctx) => {
-    const value = ctx.value.trim();
-    if (!value) return;
-    if (hexPattern.test(value) || cssNamedColors.has(value.toLowerCase()) || cssFunctionPattern.test(value))
-      return;
-    ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex or CSS colour value' });
-  });
+  return text({ max: 64 })
+    .check((ctx) => {
+      const value = ctx.value.trim();
+      if (!value) return;
+      if (hexPattern.test(value) || cssNamedColors.has(value.toLowerCase()) || cssFunctionPattern.test(value))
+        return;
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a hex or CSS colour value' });
+    })
+    .meta({
+      pattern: cssColorPattern,
+      description:
+        'Hex (#1a2b3c), a CSS named colour (any case: red, rebeccapurple), or rgb()/rgba()/hsl()/hsla().',
+    });
+}
+
+/** lock_version of a stored record, as read: 0 on creation, one more with every write. */
+export function storedVersion() {
+  return z.int().min(0);
 }
 
 /** lock_version in a write body: omitted or null means last write wins. */

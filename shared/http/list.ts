@@ -8,10 +8,14 @@ import type { SortOrder } from './query-params.ts';
 
 export const PageSchema = z
   .object({
-    size: z.int(),
-    total_elements: z.int(),
-    total_pages: z.int(),
-    number: z.int().meta({ description: '0-based page number.' }),
+    size: z.int().min(1).max(1000).meta({ description: 'The page size asked for (default 20).' }),
+    total_elements: z.int().min(0).meta({ description: 'How many items the whole result holds.' }),
+    total_pages: z.int().min(0),
+    number: z
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .meta({ description: '0-based page number.' }),
   })
   .meta({ id: 'Page' });
 

@@ -22,10 +22,18 @@ function integerParam(min: number, max: number) {
   });
 }
 
+/** Pages are numbered within 32 bits: a client never needs more, and page × size stays exact. */
+const maxPage = 2 ** 31 - 1;
+
 export function pageParam() {
-  return integerParam(0, Number.MAX_SAFE_INTEGER)
-    .optional()
-    .meta({ type: 'integer', minimum: 0, default: 0, description: '0-based page number.' });
+  return integerParam(0, maxPage).optional().meta({
+    type: 'integer',
+    format: 'int32',
+    minimum: 0,
+    maximum: maxPage,
+    default: 0,
+    description: '0-based page number; past the last page the list is empty.',
+  });
 }
 
 export function sizeParam(max = 100) {
@@ -33,6 +41,7 @@ export function sizeParam(max = 100) {
     .optional()
     .meta({
       type: 'integer',
+      format: 'int32',
       minimum: 1,
       maximum: max,
       default: 20,
@@ -78,7 +87,19 @@ export function sortParam<const F extends string>(fields: readonly F[]) {
       return orders;
     })
     .optional()
-    .meta({ description: `Repeated \`sort=<field>:<asc|desc>\`. Fields: ${fields.join(', ')}.` });
+    .meta({
+      description: `Repeated \`sort=<field>:<asc|desc>\` (direction asc when omitted). Fields: ${fields.join(', ')}.`,
+      // Published as the values a client may send, so generated clients can type them.
+      items: { type: 'string', enum: fields.flatMap((field) => [`${field}:asc`, `${field}:desc`]) },
+    });
+}
+
+/** The sort keys a query schema's `sort` parameter serves, read back from what it publishes. */
+export function sortKeysOf(query: z.ZodObject | undefined): string[] {
+  const sort = (query?.shape as Record<string, z.ZodType> | undefined)?.sort;
+  const values =
+    (z.globalRegistry.get(sort ?? z.never())?.items as { enum?: string[] } | undefined)?.enum ?? [];
+  return [...new Set(values.map((value) => value.split(':')[0] ?? value))];
 }
 
 export const paginationQuery = { page: pageParam(), size: sizeParam() };

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { Grant } from '../auth/grants.ts';
+import type { ApiTag } from '../routes/api-tags.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -16,7 +17,20 @@ export interface RouteSpec {
   /** The operation group: one Lambda function per group (functions/<group>/handler.ts). */
   readonly group: string;
   readonly summary: string;
-  readonly tags: readonly string[];
+  /**
+   * What the operation does, for the people who integrate it: effects, rules, defaults, what
+   * each error means here. The OpenAPI document adds what the route itself states (grants, sort
+   * keys, filters, the lock_version rule), so those need not be repeated.
+   */
+  readonly description: string;
+  /** Published with the operation; a test checks each against the route's own schemas. */
+  readonly examples: RouteExamples;
+  readonly tags: readonly ApiTag[];
+  /**
+   * `false` keeps the route out of the OpenAPI document: pages for people (the reference page
+   * and its assets), not operations for clients. Served like any other route.
+   */
+  readonly published?: false;
   /**
    * `bearer`: a verified workspace access token is required; `admin`: a token of the admin
    * realm (the `/admin-v1` control plane: no workspace, no grants); `none`: public (health, OpenAPI).
@@ -40,4 +54,14 @@ export interface RouteSpec {
   };
   /** Error statuses the operation documents besides the ones every bearer route has. */
   readonly errors?: readonly number[];
+}
+
+/** Examples of one operation, as a client sends and receives them. */
+export interface RouteExamples {
+  /** A request body the route accepts (required when the route takes a body). */
+  readonly request?: unknown;
+  /** The success body (required when the success answer has a schema). */
+  readonly response?: unknown;
+  /** A query string the route accepts, as sent (`status=ALL&sort=email:asc`). */
+  readonly query?: string;
 }

@@ -8,25 +8,45 @@ import { openApiDocument } from './openapi-document.ts';
 
 interface Operation {
   operationId: string;
+  description: string;
+  tags: string[];
   parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, unknown> }>;
   requestBody?: { required: boolean; content: Record<string, unknown> };
-  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, any> }>;
   security: unknown[];
 }
 
 interface Document {
   openapi: string;
-  info: { title: string; version: string };
+  info: Record<string, unknown>;
+  tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 }
 
 const doc = openApiDocument() as Document;
+/** The routes the document lists (pages for people are served but not listed). */
+const published = routes.filter((route) => (route as { published?: boolean }).published !== false);
 
 function operationOf(path: string, method: string): Operation {
   const operation = doc.paths[path]?.[method.toLowerCase()];
   if (!operation) throw new Error(`no operation for ${method} ${path}`);
   return operation;
+}
+
+/** A response, or the shared response it references. */
+function responseOf(response: Record<string, any>): { content?: Record<string, unknown>; headers?: unknown } {
+  const ref = response.$ref as string | undefined;
+  return ref ? (doc.components as any).responses[ref.split('/').pop() ?? ''] : response;
+}
+
+/** Every schema object in the document, at any depth. */
+function schemasIn(value: unknown): Array<Record<string, unknown>> {
+  if (Array.isArray(value)) return value.flatMap(schemasIn);
+  if (!value || typeof value !== 'object') return [];
+  const node = value as Record<string, unknown>;
+  const inner = Object.values(node).flatMap(schemasIn);
+  return typeof node.type === 'string' ? [node, ...inner] : inner;
 }
 
 function refsIn(value: unknown): string[] {
@@ -46,7 +66,7 @@ describe('Function: openApiDocument', () => {
     expect(doc.info.title).toBeTruthy();
   });
 
-  it.each(routes.map((route) => ({ title: `documents ${route.operationId}`, route })))(
+  it.each(published.map((route) => ({ title: `documents ${route.operationId}`, route })))(
     '$title',
     ({ route }) => {
       // Act
@@ -67,11 +87,11 @@ describe('Function: openApiDocument', () => {
 
     // Assess
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.length).toBe(routes.length);
+    expect(ids.length).toBe(published.length);
   });
 
   it('declares every placeholder of a path as a required path parameter', () => {
-    for (const route of routes) {
+    for (const route of published) {
       // Prepare
       const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
@@ -105,15 +125,18 @@ describe('Function: openApiDocument', () => {
     expect(names.filter((name) => /(Request|Response|DTO|Dto)$/.test(name))).toEqual([]);
   });
 
-  it('resolves every $ref to a published schema', () => {
+  it('resolves every $ref to a published schema or response', () => {
     // Act
     const refs = [...new Set(refsIn(doc))];
 
     // Assess
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {
-      expect(ref).toMatch(/^#\/components\/schemas\//);
-      expect(doc.components.schemas, ref).toHaveProperty(ref.replace('#/components/schemas/', ''));
+      const [, , section, name] = ref.split('/');
+      expect(['schemas', 'responses'], ref).toContain(section);
+      expect((doc.components as Record<string, Record<string, unknown>>)[section ?? ''], ref).toHaveProperty(
+        name ?? '',
+      );
     }
   });
 
@@ -144,24 +167,64 @@ describe('Function: openApiDocument', () => {
       const created = operationOf(route.path, route.method).responses['201'];
 
       // Assess
-      expect(created?.headers, route.operationId).toHaveProperty('Location');
+      expect(created?.headers, route.operationId).toHaveProperty('Location.required', true);
     }
   });
 
-  it('documents errors as application/problem+json with the Problem schema', () => {
+  it('documents errors as shared problem+json responses with the Problem schema and an example', () => {
     // Act
     const failures = Object.values(doc.paths)
       .flatMap((item) => Object.values(item))
-      .flatMap((op) => Object.entries(op.responses).filter(([status]) => Number(status) >= 400))
-      .map(([, response]) => response);
+      .flatMap((op) =>
+        Object.entries(op.responses).filter(([status]) => status === 'default' || Number(status) >= 400),
+      )
+      .map(([, response]) => responseOf(response));
 
     // Assess
     expect(failures.length).toBeGreaterThan(0);
     for (const response of failures) {
       expect(response.content).toEqual({
-        'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/Problem' },
+          example: expect.objectContaining({ type: expect.any(String), status: expect.any(Number) }),
+        },
       });
     }
+  });
+
+  it.each(published.map((route) => ({ title: route.operationId, route })))(
+    'gives $title a default answer, and a 503 when it reads the store',
+    ({ route }) => {
+      // Act
+      const statuses = Object.keys(operationOf(route.path, route.method).responses);
+
+      // Assess
+      expect(statuses).toContain('default');
+      if (route.auth !== 'none') expect(statuses).toContain('503');
+    },
+  );
+
+  it('describes each operation with its access and, for lists, its sort keys and filters', () => {
+    // Act
+    const list = operationOf('/api/v2/users', 'GET');
+    const create = operationOf('/api/v2/areas', 'POST');
+    const update = operationOf('/api/v2/areas/{area_id}', 'PATCH');
+
+    // Assess
+    expect(list.description).toContain('`users:read`');
+    expect(list.description).toMatch(/Sort keys:.*`last_name`/);
+    expect(list.description).toMatch(/Filters:.*`search`.*`status`/);
+    expect(create.description).toContain('`areas:update`');
+    expect(update.description).toMatch(/Concurrency:.*lock_version/);
+  });
+
+  it('publishes request and response examples with the operations', () => {
+    // Act
+    const create = operationOf('/api/v2/areas', 'POST');
+
+    // Assess
+    expect(create.requestBody?.content['application/json']).toHaveProperty('example');
+    expect(create.responses['201']?.content?.['application/json']).toHaveProperty('example');
   });
 
   it('documents the array sort parameter as repeated keys', () => {
@@ -173,17 +236,87 @@ describe('Function: openApiDocument', () => {
     expect(sort?.schema).toMatchObject({ type: 'array' });
   });
 
-  it('documents page and size as bounded integers', () => {
+  it('documents page and size as bounded 32-bit integers with their defaults', () => {
     // Act
     const parameters = operationOf('/api/v2/areas', 'GET').parameters;
 
     // Assess
-    expect(parameters.find((p) => p.name === 'page')?.schema).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(parameters.find((p) => p.name === 'page')?.schema).toMatchObject({
+      type: 'integer',
+      format: 'int32',
+      minimum: 0,
+      default: 0,
+    });
     expect(parameters.find((p) => p.name === 'size')?.schema).toMatchObject({
       type: 'integer',
+      format: 'int32',
       minimum: 1,
       maximum: 100,
+      default: 20,
     });
+  });
+
+  it('publishes the default of the users status filter', () => {
+    // Act
+    const status = operationOf('/api/v2/users', 'GET').parameters.find((p) => p.name === 'status');
+
+    // Assess
+    expect(status?.schema).toMatchObject({
+      default: 'ACTIVE',
+      enum: ['ACTIVE', 'BLOCKED', 'INACTIVE', 'ALL'],
+    });
+  });
+
+  it('gives every integer a format and no meaningless ±2^53 bounds', () => {
+    // Act
+    const integers = schemasIn(doc).filter((schema) => schema.type === 'integer');
+
+    // Assess
+    expect(integers.length).toBeGreaterThan(0);
+    for (const schema of integers) {
+      expect(['int32', 'int64']).toContain(schema.format);
+      expect(Math.abs(Number(schema.minimum ?? 0))).toBeLessThan(Number.MAX_SAFE_INTEGER);
+      expect(Math.abs(Number(schema.maximum ?? 0))).toBeLessThan(Number.MAX_SAFE_INTEGER);
+    }
+  });
+
+  it('publishes lock_version as a non-negative int64 and colours with a pattern', () => {
+    // Act
+    const area = doc.components.schemas.Area as { properties: Record<string, Record<string, unknown>> };
+
+    // Assess
+    expect(area.properties.lock_version).toMatchObject({ type: 'integer', format: 'int64', minimum: 0 });
+    expect(area.properties.color).toHaveProperty('pattern');
+  });
+
+  it('declares every tag it uses, with a description', () => {
+    // Act
+    const declared = doc.tags.map((tag) => tag.name);
+    const used = new Set(
+      Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags)),
+    );
+
+    // Assess
+    expect([...used].sort()).toEqual([...declared].sort());
+    for (const tag of doc.tags) expect(tag.description.length).toBeGreaterThan(10);
+  });
+
+  it('names its contact, license, semantic version, API id and audience', () => {
+    expect(doc.info).toMatchObject({
+      version: expect.stringMatching(/^2\.\d+\.\d+$/),
+      contact: { name: expect.any(String), url: expect.any(String), email: expect.any(String) },
+      license: { name: expect.any(String), url: expect.any(String) },
+      'x-api-id': expect.any(String),
+      'x-audience': 'external-partner',
+    });
+  });
+
+  it('leaves pages for people out of the document', () => {
+    // Prepare
+    const hidden = routes.filter((route) => (route as { published?: boolean }).published === false);
+
+    // Act + Assess
+    for (const route of hidden) expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeUndefined();
   });
 
   it('documents the admin plane with the adminBearer scheme, a 401 and never a 402 or 403', () => {

@@ -7,7 +7,7 @@ export const ProblemSchema = z
   .object({
     type: z.url().meta({ description: 'Stable problem type URI; with status, the contract to branch on.' }),
     title: z.string().meta({ description: 'Human-readable; never branch on it.' }),
-    status: z.int(),
+    status: z.int().min(100).max(599).meta({ description: 'The HTTP status of the answer.' }),
     detail: z.string().optional(),
     instance: z.string().optional(),
     errors: z

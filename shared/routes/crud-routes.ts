@@ -7,6 +7,21 @@
  */
 import type * as z from 'zod';
 import type { Grant } from '../auth/grants.ts';
+import type { ApiTag } from './api-tags.ts';
+
+/** What the operations of a resource do beyond what the route table states itself. */
+export interface CrudDocs {
+  /** What the resource is; opens the description of each operation. */
+  about: string;
+  /** Default order, how filters combine, what the list leaves out. */
+  list: string;
+  /** Required fields, defaults, uniqueness. */
+  create: string;
+  /** Clearable fields, null and blank rules, uniqueness of what is sent. */
+  update: string;
+  /** What becomes of records that refer to it. */
+  delete: string;
+}
 
 export interface CrudResource<
   G extends string,
@@ -28,10 +43,26 @@ export interface CrudResource<
   singular: string;
   plural: string;
   /** OpenAPI tag, e.g. `Areas`. */
-  tag: string;
+  tag: ApiTag;
   readGrants: readonly Grant[];
   writeGrants: readonly Grant[];
   schemas: { listQuery: Q; idParams: P; item: Item; list: List; create: Create; update: Update };
+  docs: CrudDocs;
+  /**
+   * One record as read, and bodies that create and update it (checked against the schemas);
+   * `created` is the create answer when it differs from `item` (a fresh record, lock_version 0).
+   */
+  examples: {
+    item: z.input<Item>;
+    create: z.input<Create>;
+    update: z.input<Update>;
+    created?: z.input<Item>;
+  };
+}
+
+/** A one-item page, the list example of every resource. */
+function pageOf(item: unknown) {
+  return { items: [item], page: { size: 20, total_elements: 1, total_pages: 1, number: 0 } };
 }
 
 export function crudRoutes<
@@ -45,7 +76,20 @@ export function crudRoutes<
   Create extends z.ZodType,
   Update extends z.ZodType,
 >(resource: CrudResource<G, C, I, Q, P, Item, List, Create, Update>) {
-  const { group, collection, idParam, singular, plural, tag, readGrants, writeGrants, schemas } = resource;
+  const {
+    group,
+    collection,
+    idParam,
+    singular,
+    plural,
+    tag,
+    readGrants,
+    writeGrants,
+    schemas,
+    docs,
+    examples,
+  } = resource;
+  const describe = (what: string) => `${docs.about}\n\n${what}`;
   const item = `${collection}/{${idParam}}` as `${C}/{${I}}`;
   const common = { group, tags: [tag], auth: 'bearer' } as const;
   return [
@@ -55,6 +99,8 @@ export function crudRoutes<
       method: 'GET',
       path: collection,
       summary: `List ${plural}`,
+      description: describe(docs.list),
+      examples: { response: pageOf(examples.item) },
       grants: readGrants,
       query: schemas.listQuery,
       success: { status: 200, description: `A page of ${plural}.`, schema: schemas.list },
@@ -65,6 +111,8 @@ export function crudRoutes<
       method: 'POST',
       path: collection,
       summary: `Create ${article(singular)} ${singular}`,
+      description: describe(docs.create),
+      examples: { request: examples.create, response: examples.created ?? examples.item },
       grants: writeGrants,
       body: schemas.create,
       success: {
@@ -79,6 +127,10 @@ export function crudRoutes<
       method: 'GET',
       path: item,
       summary: `Get ${article(singular)} ${singular}`,
+      description: describe(
+        `The ${singular} with this id. An id of another workspace, or a malformed one, is 404 not-found like an unknown one.`,
+      ),
+      examples: { response: examples.item },
       grants: readGrants,
       params: schemas.idParams,
       success: { status: 200, description: `The ${singular}.`, schema: schemas.item },
@@ -89,6 +141,10 @@ export function crudRoutes<
       method: 'PATCH',
       path: item,
       summary: `Update ${article(singular)} ${singular} (JSON Merge Patch)`,
+      description: describe(
+        `${docs.update} Only the fields sent are validated and changed; send application/merge-patch+json (application/json is accepted as an alias).`,
+      ),
+      examples: { request: examples.update, response: examples.item },
       grants: writeGrants,
       params: schemas.idParams,
       body: schemas.update,
@@ -101,6 +157,8 @@ export function crudRoutes<
       method: 'DELETE',
       path: item,
       summary: `Delete ${article(singular)} ${singular}`,
+      description: describe(`${docs.delete} No body and no lock_version: the delete is unconditional.`),
+      examples: {},
       grants: writeGrants,
       params: schemas.idParams,
       success: { status: 204, description: 'Deleted.' },

@@ -3,7 +3,7 @@
  * colour. Published schema names: Area, CreateArea, UpdateArea, AreaList.
  */
 import * as z from 'zod';
-import { hexColor, lockVersion, text } from '../../http/fields.ts';
+import { hexColor, hexColorPattern, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
 
@@ -42,9 +42,9 @@ export const AreaSchema = z
     id: z.uuid(),
     name: z.string(),
     description: z.string().optional(),
-    color: z.string().meta({ description: 'Hex colour, e.g. #1a2b3c.' }),
+    color: z.string().meta({ description: 'Hex colour, e.g. #1a2b3c.', pattern: hexColorPattern }),
     zip_ranges: z.array(ZipRangeSchema),
-    lock_version: z.int(),
+    lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

@@ -5,8 +5,8 @@ import { grantCatalog, roleNames } from '../../auth/grants.ts';
 export const RoleSchema = z
   .object({
     id: z.uuid().meta({ description: 'Stable across workspaces: the same role always has the same id.' }),
-    name: z.enum(roleNames),
-    grants: z.array(z.enum(grantCatalog)),
+    name: z.enum(roleNames).meta({ description: "Role name, as a user's `roles` list it." }),
+    grants: z.array(z.enum(grantCatalog)).meta({ description: 'Every grant the role gives.' }),
   })
   .meta({ id: 'Role' });
 

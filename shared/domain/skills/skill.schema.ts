@@ -5,14 +5,14 @@
  * Published schema names: Skill, CreateSkill, UpdateSkill, SkillList.
  */
 import * as z from 'zod';
-import { lockVersion, text } from '../../http/fields.ts';
+import { lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
 
 export const SkillSchema = z
   .object({
-    id: z.uuid(),
-    name: z.string(),
+    id: z.uuid().meta({ description: 'Identifier of the definition; users refer to it in `skill_ids`.' }),
+    name: z.string().meta({ description: 'Display name; need not be unique in the workspace.' }),
     skill_type: z
       .string()
       .meta({ description: 'Free classification, e.g. CERTIFICATION or LANGUAGE; GENERAL unless given.' }),
@@ -20,10 +20,10 @@ export const SkillSchema = z
       description:
         'Short label for compact displays; unique in the workspace, compared regardless of letter case.',
     }),
-    description: z.string().optional(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-    lock_version: z.int(),
+    description: z.string().optional().meta({ description: 'Free text; omitted when the skill has none.' }),
+    created_at: z.iso.datetime().meta({ description: 'When the definition was created.' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the definition was last changed.' }),
+    lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
   })
   .meta({
     id: 'Skill',
@@ -36,7 +36,7 @@ export type Skill = z.infer<typeof SkillSchema>;
 
 export const CreateSkillSchema = z
   .object({
-    name: text({ max: 255 }),
+    name: text({ max: 255 }).meta({ description: 'Display name; need not be unique in the workspace.' }),
     skill_type: text({ max: 64 }).optional().meta({ description: 'Default GENERAL.' }),
     short_key: text({ max: 16 })
       .optional()
@@ -47,14 +47,16 @@ export const CreateSkillSchema = z
           'appended (`ESC2`). A short_key sent here that another skill of the workspace uses, in any ' +
           'letter case, is answered with 409 resource-conflict pointing at `#/short_key`.',
       }),
-    description: text({ max: 2048 }).optional(),
+    description: text({ max: 2048 }).optional().meta({ description: 'Free text; none when omitted.' }),
   })
   .meta({ id: 'CreateSkill' });
 
 export const UpdateSkillSchema = z
   .object({
-    name: text({ max: 255 }).optional(),
-    skill_type: text({ max: 64 }).optional(),
+    name: text({ max: 255 })
+      .optional()
+      .meta({ description: 'Display name; cannot be cleared. Does not change short_key.' }),
+    skill_type: text({ max: 64 }).optional().meta({ description: 'Free classification; cannot be cleared.' }),
     short_key: text({ max: 16 })
       .optional()
       .meta({
@@ -62,7 +64,10 @@ export const UpdateSkillSchema = z
           'Unique in the workspace regardless of letter case (409 resource-conflict pointing at ' +
           '`#/short_key` when another skill uses it). Not re-derived when the name changes.',
       }),
-    description: text({ max: 2048 }).nullable().optional(),
+    description: text({ max: 2048 })
+      .nullable()
+      .optional()
+      .meta({ description: 'Free text; null clears it.' }),
     lock_version: lockVersion(),
   })
   .meta({

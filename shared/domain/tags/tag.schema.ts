@@ -3,18 +3,22 @@
  * reads tags; writing them needs `tags:update`.
  */
 import * as z from 'zod';
-import { cssColor, lockVersion, text } from '../../http/fields.ts';
+import { cssColor, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
 
 export const TagSchema = z
   .object({
-    id: z.uuid(),
-    name: z.string(),
+    id: z.uuid().meta({ description: 'Identifier of the tag; users refer to it in `tag_ids`.' }),
+    name: z.string().meta({ description: 'Display name; need not be unique in the workspace.' }),
     color: z.string().meta({ description: 'Hex or CSS colour value.' }),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-    lock_version: z.int(),
+    created_at: z.iso.datetime().meta({ description: 'When the tag was created.' }),
+    updated_at: z.iso.datetime().meta({
+      description: 'When the tag itself was last changed (users gaining or losing it do not change it).',
+    }),
+    lock_version: storedVersion().meta({
+      description: 'Starts at 0 and increments with every change of the tag (not with usage_count).',
+    }),
     usage_count: z
       .int()
       .min(0)
@@ -38,11 +42,18 @@ export type Tag = z.infer<typeof TagSchema>;
 export type StoredTag = Omit<Tag, 'usage_count'>;
 
 export const CreateTagSchema = z
-  .object({ name: text({ max: 255 }), color: cssColor() })
+  .object({
+    name: text({ max: 255 }).meta({ description: 'Display name; need not be unique in the workspace.' }),
+    color: cssColor(),
+  })
   .meta({ id: 'CreateTag' });
 
 export const UpdateTagSchema = z
-  .object({ name: text({ max: 255 }).optional(), color: cssColor().optional(), lock_version: lockVersion() })
+  .object({
+    name: text({ max: 255 }).optional().meta({ description: 'Display name; cannot be cleared.' }),
+    color: cssColor().optional(),
+    lock_version: lockVersion(),
+  })
   .meta({ id: 'UpdateTag', description: 'JSON Merge Patch of a tag; null or blank name/color is rejected.' });
 
 export const tagSortFields = ['name', 'color', 'created_at', 'updated_at', 'usage_count', 'id'] as const;

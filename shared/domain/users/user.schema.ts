@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { type RoleName, roleNames } from '../../auth/grants.ts';
-import { dateTime, lockVersion, text } from '../../http/fields.ts';
+import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { phoneNumber } from '../../http/phone-number.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
@@ -17,41 +17,54 @@ export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;
 export const SkillOfferingSchema = z
   .object({
     id: z.uuid().meta({ description: 'Stable id of this user offering this skill.' }),
-    name: z.string(),
+    name: z.string().meta({ description: 'Name of the skill definition.' }),
     skill: z.uuid().meta({ description: 'The skill definition (GET /api/v2/skills/{skill_id}).' }),
-    skill_type: z.string(),
-    short_key: z.string(),
+    skill_type: z.string().meta({ description: 'skill_type of the skill definition.' }),
+    short_key: z.string().meta({ description: 'short_key of the skill definition.' }),
   })
   .meta({ id: 'SkillOffering', description: 'A skill definition as offered by one user.' });
 
 export type SkillOffering = z.infer<typeof SkillOfferingSchema>;
 
 export const TagReferenceSchema = z
-  .object({ id: z.uuid(), name: z.string(), color: z.string() })
+  .object({
+    id: z.uuid().meta({ description: 'The tag (GET /api/v2/tags/{tag_id}).' }),
+    name: z.string().meta({ description: 'Name of the tag.' }),
+    color: z.string().meta({ description: 'Colour of the tag, hex or CSS.' }),
+  })
   .meta({ id: 'TagReference', description: 'A tag a record carries.' });
 
 export type TagReference = z.infer<typeof TagReferenceSchema>;
 
 export const UserSchema = z
   .object({
-    id: z.uuid(),
+    id: z.uuid().meta({ description: "Stable id of the user; also the `sub` of the user's tokens." }),
     email: z.email().meta({ description: 'Login name, lower-cased; immutable after creation.' }),
     phone_number: z.string().optional().meta({ description: 'E.164; omitted when absent.' }),
     roles: z.array(z.enum(roleNames)).meta({ description: 'Role names.' }),
-    skills: z.array(SkillOfferingSchema),
-    firstname: z.string(),
-    lastname: z.string(),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+    skills: z
+      .array(SkillOfferingSchema)
+      .meta({ description: 'The skill definitions the user offers; deleted definitions are left out.' }),
+    firstname: z.string().meta({ description: 'Given name.' }),
+    lastname: z.string().meta({ description: 'Family name.' }),
+    created_at: z.iso.datetime().meta({ description: 'When the user was created (invited).' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the user was last written.' }),
     status: z.enum(userStatuses).meta({
       description:
         'ACTIVE users may sign in; BLOCKED after too many failed sign-ins (unblock); INACTIVE after deactivate.',
     }),
-    lock_version: z.int(),
+    lock_version: storedVersion().meta({
+      description:
+        'Starts at 0 and grows with every write of the user: PATCH, skill and tag set replacements, ' +
+        'status changes, and the changes the service makes itself (blocking, a password set through ' +
+        'a link).',
+    }),
     can_resend_set_password_email: z.boolean().meta({
       description: 'True from the invitation until the user has set a password.',
     }),
-    tags: z.array(TagReferenceSchema),
+    tags: z
+      .array(TagReferenceSchema)
+      .meta({ description: 'The tags the user carries; deleted tags are left out.' }),
   })
   .meta({ id: 'User' });
 
@@ -63,9 +76,11 @@ export type User = z.infer<typeof UserSchema>;
  * can_resend_set_password_email false.
  */
 export const CurrentUserSchema = UserSchema.extend({
-  email: UserSchema.shape.email.optional(),
-  firstname: z.string().optional(),
-  lastname: z.string().optional(),
+  email: UserSchema.shape.email
+    .optional()
+    .meta({ description: 'Login name; omitted for a service account.' }),
+  firstname: z.string().optional().meta({ description: 'Given name; omitted for a service account.' }),
+  lastname: z.string().optional().meta({ description: 'Family name; omitted for a service account.' }),
 }).meta({
   id: 'CurrentUser',
   description:
@@ -134,8 +149,8 @@ export const CreateUserSchema = z
     email: emailAddress().meta({
       description: 'Required; unique in the identity realm (all workspaces that share it).',
     }),
-    firstname: text({ max: 255 }),
-    lastname: text({ max: 255 }),
+    firstname: text({ max: 255 }).meta({ description: 'Given name; required.' }),
+    lastname: text({ max: 255 }).meta({ description: 'Family name; required.' }),
     phone_number: phoneNumber()
       .optional()
       .meta({ description: 'With an explicit + country code; stored as E.164.' }),
@@ -159,8 +174,8 @@ export const UpdateUserSchema = z
     email: text({ max: 254 })
       .optional()
       .meta({ description: 'Immutable: accepted only when equal to the stored e-mail (any case).' }),
-    firstname: text({ max: 255 }).optional(),
-    lastname: text({ max: 255 }).optional(),
+    firstname: text({ max: 255 }).optional().meta({ description: 'Given name; null or blank is 422.' }),
+    lastname: text({ max: 255 }).optional().meta({ description: 'Family name; null or blank is 422.' }),
     phone_number: phoneNumber().nullable().optional().meta({ description: 'null clears it.' }),
     role_ids: roleIds({ allowOwner: true }).optional().meta({
       description:
@@ -215,7 +230,9 @@ function password(min: number) {
 
 export const ChangePasswordSchema = z
   .object({
-    current_password: password(1),
+    current_password: password(1).meta({
+      description: 'The password in force; a wrong one is 401 login-failed and counts as a failed sign-in.',
+    }),
     new_password: password(8).meta({ description: 'At least 8 characters.' }),
   })
   .meta({ id: 'ChangePassword' });
@@ -261,7 +278,7 @@ export const UserListQuery = z.object({
     .meta({ type: 'string', description: 'Role name, case-insensitive; unknown names are 422.' }),
   status: z
     .enum([...userStatuses, 'ALL'])
-    .optional()
+    .default('ACTIVE')
     .meta({ description: 'Default ACTIVE; ALL lists every status.' }),
   role_ids: z.array(z.uuid()).optional().meta({ description: 'Repeated; users with any of these roles.' }),
   skill_ids: z
@@ -276,7 +293,9 @@ export const UserListQuery = z.object({
   updated_to: dateTime().optional().meta({ description: 'Exclusive upper bound of updated_at.' }),
 });
 
-export const UserIdParams = z.object({ user_id: z.uuid() });
+export const UserIdParams = z.object({
+  user_id: z.uuid().meta({ description: 'Id of a user of the workspace (never a service account).' }),
+});
 
 export const UserListSchema = pagedListSchema(UserSchema, 'UserList');
 

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { roleNames } from '../../auth/grants.ts';
 import { adminRealm, defaultRealm, realmNamePattern } from '../../auth/realm-name.ts';
-import { text } from '../../http/fields.ts';
+import { storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { phoneNumber } from '../../http/phone-number.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
@@ -15,8 +15,8 @@ export const workspaceStatuses = ['ACTIVE', 'INACTIVE', 'BILLING_LOCKED'] as con
 
 export const WorkspaceSchema = z
   .object({
-    id: z.uuid(),
-    name: z.string(),
+    id: z.uuid().meta({ description: 'Identifier of the workspace: the tenant_id of its tokens.' }),
+    name: z.string().meta({ description: 'Display name; need not be unique.' }),
     realm: z.string().meta({ description: 'The identity-provider realm its users sign in to.' }),
     status: z.enum(workspaceStatuses).meta({
       description:
@@ -28,9 +28,11 @@ export const WorkspaceSchema = z
         'The billing lock, kept apart from activation: a locked workspace that is deactivated and ' +
         'activated again is still BILLING_LOCKED until billing-unlock.',
     }),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-    lock_version: z.int(),
+    created_at: z.iso.datetime().meta({ description: 'When the workspace was created.' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the workspace record last changed.' }),
+    lock_version: storedVersion().meta({
+      description: 'Starts at 0 and increments with every change of the workspace.',
+    }),
     owner_id: z
       .uuid()
       .optional()
@@ -64,7 +66,7 @@ const realm = text({ max: 63 }).check((ctx) => {
 
 export const CreateWorkspaceSchema = z
   .object({
-    name: text({ max: 255 }),
+    name: text({ max: 255 }).meta({ description: 'Display name; need not be unique.' }),
     realm: realm.optional().meta({
       description:
         `Default ${defaultRealm}. A new name creates a dedicated realm. ${adminRealm} is reserved. ` +
@@ -73,8 +75,8 @@ export const CreateWorkspaceSchema = z
     owner: z
       .object({
         email: email.meta({ description: 'Stored lower-cased; must be free in the realm (409 otherwise).' }),
-        firstname: text({ max: 255 }),
-        lastname: text({ max: 255 }),
+        firstname: text({ max: 255 }).meta({ description: 'First name of the owner.' }),
+        lastname: text({ max: 255 }).meta({ description: 'Last name of the owner.' }),
         phone_number: phoneNumber().optional().meta({ description: 'With + country code; stored as E.164.' }),
       })
       .meta({
@@ -161,15 +163,17 @@ export const ApiClientIdParams = z.object({ workspace_id: z.uuid(), client_id: z
 
 export const ApiClientSchema = z
   .object({
-    client_id: z.string(),
+    client_id: z.string().meta({ description: 'The OAuth client_id; unique in the realm.' }),
     client_secret: z.string().optional().meta({
       description: 'Only in the response that creates the client; store it then, it cannot be read again.',
     }),
     realm: z
       .string()
       .meta({ description: 'Token endpoint: {auth_url}/realms/{realm}/protocol/openid-connect/token.' }),
-    roles: z.array(z.string()),
-    redirect_uris: z.array(z.string()),
+    roles: z.array(z.string()).meta({ description: 'Role names of the client service account.' }),
+    redirect_uris: z
+      .array(z.string())
+      .meta({ description: 'Where the authorization-code flow may return; [] for client credentials only.' }),
   })
   .meta({ id: 'ApiClient' });
 

@@ -1,0 +1,19 @@
+/**
+ * The OpenAPI tags, declared once with what each groups. A route may only use a tag listed
+ * here (RouteSpec.tags is typed by this catalog), so the document never uses an undeclared tag.
+ */
+export const apiTags = {
+  Areas: 'Service regions of the workspace, described by postal-code ranges and shown in a colour.',
+  Tags: 'Labels with a colour that users (and later other records) carry; usage_count says how many.',
+  Users:
+    'People of the workspace: invitation, roles, skills, tags and their lifecycle (activate, deactivate, unblock).',
+  Roles:
+    'The fixed role catalog (owner, admin, dispatcher, technician, driver) with the grants of each role.',
+  'Current user': 'The caller of a request: its own record and its password.',
+  Skills: 'Skill definitions of the workspace, offered by users.',
+  'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
+  Admin: 'The platform operator control plane (/admin-v1): workspaces, their state and their API clients.',
+  Platform: 'Health, this document, its reference page and the problem type descriptions. No token needed.',
+} as const;
+
+export type ApiTag = keyof typeof apiTags;
