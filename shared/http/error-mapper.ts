@@ -3,6 +3,7 @@
  * module's closed error codes are mapped exhaustively, so a new code cannot ship unmapped.
  */
 import { DataError, type DataErrorCode } from '../data/data-error.ts';
+import { MailError } from '../mail/mailer.ts';
 import { logger } from '../observability/logger.ts';
 import { ProblemError } from './problem.ts';
 
@@ -29,6 +30,21 @@ function fromDataError(error: DataError): ProblemError {
   }
 }
 
+function fromMailError(error: MailError): ProblemError {
+  const code: MailError['code'] = error.code;
+  switch (code) {
+    case 'unavailable':
+      return new ProblemError('service-unavailable', {
+        detail: 'The e-mail could not be handed over for delivery; retry shortly.',
+        headers: { 'retry-after': '5' },
+      });
+    default: {
+      const exhaustive: never = code;
+      return exhaustive;
+    }
+  }
+}
+
 export function toProblemError(error: unknown, context: Record<string, unknown>): ProblemError {
   if (error instanceof ProblemError) {
     if (error.status >= 500)
@@ -40,6 +56,10 @@ export function toProblemError(error: unknown, context: Record<string, unknown>)
     if (problem.status >= 500)
       logger.error('data store failure', { ...context, error: String(error.cause ?? error) });
     return problem;
+  }
+  if (error instanceof MailError) {
+    logger.error('mail failure', { ...context, error: String(error.cause ?? error) });
+    return fromMailError(error);
   }
   logger.error('unhandled error', {
     ...context,

@@ -24,7 +24,35 @@ export interface MailMessage {
 }
 
 export interface Mailer {
+  /** Hands the message over for delivery; rejects with MailError when it cannot. */
   send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * The one error of the mail port: the message could not be handed over for delivery (SES
+ * refused or did not answer in time, the mail folder cannot be written). A dependency outage,
+ * answered 503 with Retry-After (http/error-mapper.ts), never a 500.
+ */
+export class MailError extends Error {
+  readonly code = 'unavailable' as const;
+
+  constructor(options: { cause: unknown }) {
+    super('the message could not be handed over for delivery', options);
+    this.name = 'MailError';
+  }
+}
+
+/** An adapter whose failures, whatever they are, reach callers as MailError. */
+export function reportingFailures(adapter: Mailer): Mailer {
+  return {
+    async send(message) {
+      try {
+        await adapter.send(message);
+      } catch (cause) {
+        throw new MailError({ cause });
+      }
+    },
+  };
 }
 
 /** Writes `<time>-<id>.eml` files into `dir`; `onSent` hears where each one went. */
@@ -86,17 +114,19 @@ export function mailer(): Mailer {
   if (current) return current;
   const dir = process.env.FSM_MAIL_DIR;
   const from = process.env.FSM_MAIL_FROM ?? `no-reply@${new URL(config().baseUrl).hostname}`;
-  current = dir
-    ? fileMailer(dir, from, (file, message) =>
-        logger.info('mail written', { to: message.to, subject: message.subject, file }),
-      )
-    : sesMailer(from);
+  current = reportingFailures(
+    dir
+      ? fileMailer(dir, from, (file, message) =>
+          logger.info('mail written', { to: message.to, subject: message.subject, file }),
+        )
+      : sesMailer(from),
+  );
   return current;
 }
 
-/** Replace the mailer (tests) or forget it so the next call reads the configuration again. */
+/** Replace the mailer (tests, the local stack) or forget it so the next call reads the configuration again. */
 export function setMailer(next: Mailer | undefined): void {
-  current = next;
+  current = next ? reportingFailures(next) : undefined;
 }
 
 /** RFC 2047 for non-ASCII subjects. */

@@ -114,8 +114,9 @@ function emailTaken(): ProblemError {
 }
 
 /**
- * Send a set-password e-mail. The user is saved already: a mail failure is logged, not
- * answered with a 5xx, and the link can be sent again (resend-set-password-email).
+ * Send a set-password e-mail. An invitation follows a user that is saved already: its mail
+ * failure is logged, not answered, and the link can be sent again (resend-set-password-email).
+ * A reminder's failure is the answer: 503 with Retry-After (MailError).
  */
 export async function invite(
   realm: string,

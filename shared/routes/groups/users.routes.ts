@@ -279,7 +279,8 @@ export const userRoutes = [
       '(same `lock_version`, no event).\n\n' +
       'Once the user has set a password through a link, the answer is 422 validation-failed with ' +
       'data.reason `password_already_set` and nothing is sent. When the e-mail cannot be handed ' +
-      'over for delivery the answer is 500; the call can be repeated.',
+      'over for delivery (the mail service is down or slow) the answer is 503 service-unavailable ' +
+      'with Retry-After; the call can be repeated.',
     examples: {},
     params: UserIdParams,
     errors: [422],
