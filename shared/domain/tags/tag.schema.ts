@@ -30,7 +30,9 @@ export const TagSchema = z
   })
   .meta({
     id: 'Tag',
-    description: 'A coloured label users carry (tag_ids); deleting a tag removes it from every user.',
+    description:
+      'A coloured label users carry (tag_ids). A deleted tag no longer appears on any user (their records ' +
+      'are not rewritten: lock_version stays).',
   });
 
 export type Tag = z.infer<typeof TagSchema>;
