@@ -60,9 +60,9 @@ export interface CrudResource<
   };
 }
 
-/** A one-item page, the list example of every resource. */
-function pageOf(item: unknown) {
-  return { items: [item], page: { size: 20, total_elements: 1, total_pages: 1, number: 0 } };
+/** A one-item page: the list example of every resource. */
+export function onePage(item: unknown, size = 20) {
+  return { items: [item], page: { size, total_elements: 1, total_pages: 1, number: 0 } };
 }
 
 export function crudRoutes<
@@ -100,7 +100,7 @@ export function crudRoutes<
       path: collection,
       summary: `List ${plural}`,
       description: describe(docs.list),
-      examples: { response: pageOf(examples.item) },
+      examples: { response: onePage(examples.item) },
       grants: readGrants,
       query: schemas.listQuery,
       success: { status: 200, description: `A page of ${plural}.`, schema: schemas.list },

@@ -15,6 +15,7 @@ import {
   WorkspaceSchema,
 } from '../../domain/workspaces/workspace-admin.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
+import { onePage } from '../crud-routes.ts';
 
 const common = { group: 'admin', tags: ['Admin'], auth: 'admin' } as const;
 const workspace = '/admin-v1/workspaces/{workspace_id}';
@@ -82,7 +83,7 @@ export const adminRoutes = [
       'Default order: `created_at` ascending, ties by `id`.',
     examples: {
       query: 'sort=created_at:desc&size=50',
-      response: { items: [acme], page: { size: 50, total_elements: 1, total_pages: 1, number: 0 } },
+      response: onePage(acme, 50),
     },
     query: WorkspaceListQuery,
     success: { status: 200, description: 'A page of workspaces.', schema: WorkspaceListSchema },

@@ -20,6 +20,7 @@ import {
   UserSchema,
 } from '../../domain/users/user.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
+import { onePage } from '../crud-routes.ts';
 
 const common = { group: 'users', tags: ['Users'], auth: 'bearer' } as const;
 const read = { ...common, grants: ['users:read'] } as const;
@@ -142,7 +143,7 @@ export const userRoutes = [
       'case. Skill definitions and tags that were deleted no longer match.',
     examples: {
       query: 'role=technician&tag_names=Night%20shift&sort=last_name:asc&sort=first_name:asc',
-      response: { items: [lukas], page: { size: 20, total_elements: 1, total_pages: 1, number: 0 } },
+      response: onePage(lukas),
     },
     query: UserListQuery,
     success: { status: 200, description: 'A page of users.', schema: UserListSchema },

@@ -376,91 +376,67 @@ function identityRequest(target: FuzzTarget, random: Random, emails: readonly st
     };
   }
   const realmPath = `/realms/${target.client.realm}`;
-  const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
-  const token = `${realmPath}/protocol/openid-connect/token`;
-  const choices: Array<() => Omit<PlannedRequest, 'surface' | 'template'>> = [
-    () => ({
-      operation: 'identity.token',
-      method: 'POST',
-      path: token,
-      headers: formHeaders,
-      body: form({
+  type Choice = Omit<PlannedRequest, 'surface' | 'template'>;
+  const post = (operation: string, path: string, fields: Record<string, string>): Choice => ({
+    operation,
+    method: 'POST',
+    path: `${realmPath}${path}`,
+    headers: formHeaders,
+    body: new URLSearchParams(fields).toString(),
+  });
+  const get = (operation: string, path: string, headers: Record<string, string> = {}): Choice => ({
+    operation,
+    method: 'GET',
+    path: `${realmPath}${path}`,
+    headers,
+  });
+  const token = '/protocol/openid-connect/token';
+  const { clientId, clientSecret } = target.client;
+  const choices: Array<() => Choice> = [
+    () =>
+      post('identity.token', token, {
         grant_type: 'client_credentials',
-        client_id: target.client.clientId,
-        client_secret: target.client.clientSecret,
+        client_id: clientId,
+        client_secret: clientSecret,
       }),
-    }),
-    () => ({
-      operation: 'identity.token',
-      method: 'POST',
-      path: token,
-      headers: formHeaders,
-      body: form({
+    () =>
+      post('identity.token', token, {
         grant_type: 'client_credentials',
-        client_id: target.client.clientId,
+        client_id: clientId,
         client_secret: random.word(),
       }),
-    }),
-    () => ({
-      operation: 'identity.token',
-      method: 'POST',
-      path: token,
-      headers: formHeaders,
-      body: form({
+    () =>
+      post('identity.token', token, {
         grant_type: random.pick(['password', 'refresh_token', 'authorization_code', '', 'x'.repeat(5000)]),
-        client_id: target.client.clientId,
+        client_id: clientId,
         code: random.word(),
         refresh_token: random.word(),
       }),
-    }),
     () => ({
-      operation: 'identity.token',
-      method: 'POST',
-      path: token,
+      ...post('identity.token', token, {}),
       headers: { 'content-type': 'application/json' },
       body: '{"grant_type":"client_credentials"}',
     }),
-    () => ({
-      operation: 'identity.token',
-      method: 'POST',
-      path: token,
-      headers: formHeaders,
-      body: form({
+    // A form larger than oidc-provider's own limit: refused part-way, the connection must stay usable.
+    () =>
+      post('identity.token', token, {
         grant_type: 'client_credentials',
-        client_id: target.client.clientId,
+        client_id: clientId,
         client_assertion: 'a'.repeat(200_000),
       }),
-    }),
-    () => ({
-      operation: 'identity.discovery',
-      method: 'GET',
-      path: `${realmPath}/.well-known/openid-configuration`,
-      headers: {},
-    }),
-    () => ({
-      operation: 'identity.certs',
-      method: 'GET',
-      path: `${realmPath}/protocol/openid-connect/certs`,
-      headers: {},
-    }),
-    () => ({
-      operation: 'identity.userinfo',
-      method: 'GET',
-      path: `${realmPath}/protocol/openid-connect/userinfo`,
-      headers: { authorization: `Bearer ${random.pick([target.tokens.workspace, 'x.y.z'])}` },
-    }),
-    () => ({
-      operation: 'identity.logout',
-      method: 'POST',
-      path: `${realmPath}/protocol/openid-connect/logout`,
-      headers: formHeaders,
-      body: form({
-        client_id: target.client.clientId,
-        client_secret: target.client.clientSecret,
+    () => get('identity.discovery', '/.well-known/openid-configuration'),
+    () => get('identity.certs', '/protocol/openid-connect/certs'),
+    () =>
+      get('identity.userinfo', '/protocol/openid-connect/userinfo', {
+        authorization: `Bearer ${random.pick([target.tokens.workspace, 'x.y.z'])}`,
+      }),
+    () =>
+      post('identity.logout', '/protocol/openid-connect/logout', {
+        client_id: clientId,
+        client_secret: clientSecret,
         refresh_token: random.word(),
       }),
-    }),
   ];
   return { ...random.pick(choices)(), template: 'identity', surface: 'identity' };
 }
