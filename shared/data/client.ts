@@ -13,7 +13,31 @@ import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
-const callScope = new AsyncLocalStorage<Map<string, number>>();
+
+/** What the calls of one scope cost: calls by command, and the capacity units DynamoDB reported. */
+export interface CallCost {
+  calls: Map<string, number>;
+  readUnits: number;
+  writeUnits: number;
+}
+
+const callScope = new AsyncLocalStorage<CallCost>();
+const writeCommands = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'TransactWriteItems',
+  'BatchWriteItem',
+]);
+
+/** ConsumedCapacity is one object for single-table calls and a list for batches and transactions. */
+function capacityUnits(consumed: unknown): number {
+  const entries = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+  return entries.reduce(
+    (sum, entry) => sum + Number((entry as { CapacityUnits?: number }).CapacityUnits ?? 0),
+    0,
+  );
+}
 
 export function dynamo(): DynamoDBDocumentClient {
   if (documentClient) return documentClient;
@@ -29,10 +53,17 @@ export function dynamo(): DynamoDBDocumentClient {
   );
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
       const scoped = callScope.getStore();
-      if (scoped) scoped.set(name, (scoped.get(name) ?? 0) + 1);
-      return next(args);
+      if (!scoped) return next(args);
+      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+      scoped.calls.set(name, (scoped.calls.get(name) ?? 0) + 1);
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      const units = capacityUnits((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
+      if (writeCommands.has(name)) scoped.writeUnits += units;
+      else scoped.readUnits += units;
+      return result;
     },
     { step: 'initialize', name: 'fsmCallCounter' },
   );
@@ -48,14 +79,13 @@ export function tableName(): string {
 
 /**
  * Run `work` and count the DynamoDB calls made on its behalf (and only those, even while other
- * requests run concurrently): how the local stack reports what one request cost.
+ * requests run concurrently) with the capacity units they consumed: how the local stack
+ * reports what one request cost.
  */
-export async function countingDynamoCalls<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; calls: Map<string, number> }> {
-  const calls = new Map<string, number>();
-  const result = await callScope.run(calls, work);
-  return { result, calls };
+export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ result: T } & CallCost> {
+  const cost: CallCost = { calls: new Map(), readUnits: 0, writeUnits: 0 };
+  const result = await callScope.run(cost, work);
+  return { result, ...cost };
 }
 
 /** Drop the client (the local stack calls this after it has pointed the environment at the emulator). */
