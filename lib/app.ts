@@ -40,7 +40,11 @@ export function addEnvironmentStacks(
   name: string,
   options: AddEnvironmentOptions = {},
 ): EnvironmentStacks {
-  const settings = environmentSettingsOrThrow(name);
+  const indexes = app.node.tryGetContext('tableIndexes');
+  const settings = {
+    ...environmentSettingsOrThrow(name),
+    ...(indexes === undefined ? {} : { tableIndexCount: Number(indexes) }),
+  };
   const envName = name as EnvironmentName;
   const env = { region: settings.region, ...(settings.account ? { account: settings.account } : {}) };
 

@@ -17,6 +17,7 @@ import {
 import {
   AttributeType,
   Billing,
+  ProjectionType,
   StreamViewType,
   TableEncryptionV2,
   type TablePropsV2,
@@ -235,10 +236,17 @@ function tableProps(settings: EnvironmentSettings): TablePropsV2 {
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: settings.tableDeletionProtection,
     removalPolicy: settings.removalPolicy,
-    globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
-      indexName: index.name,
-      partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: index.sortKey, type: AttributeType.STRING },
-    })),
+    globalSecondaryIndexes: tableDefinition.indexes
+      .slice(0, settings.tableIndexCount ?? tableDefinition.indexes.length)
+      .map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: {
+          name: index.sortKey,
+          type: index.sortKeyType === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+        },
+        projectionType: ProjectionType.INCLUDE,
+        nonKeyAttributes: [...tableDefinition.indexProjection],
+      })),
   };
 }

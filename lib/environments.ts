@@ -31,6 +31,12 @@ export interface EnvironmentSettings {
   removalPolicy: RemovalPolicy;
   /** DynamoDB deletion protection (on outside dev). */
   tableDeletionProtection: boolean;
+  /**
+   * How many of the table's list indexes to deploy (default all). CloudFormation adds one global
+   * secondary index per table update, so an existing table gets them one deploy at a time:
+   * `-c tableIndexes=1`, then 2, … (docs/deploy.md).
+   */
+  tableIndexCount?: number;
   /** Retention of every log group this app creates. */
   logRetention: RetentionDays;
   /** LOG_LEVEL of the functions and the container. */

@@ -140,7 +140,10 @@ export class Realtime extends Construct {
     });
     container.addMountPoints({ containerPath: '/tmp', sourceVolume: 'tmp', readOnly: false });
     taskDefinition.addToTaskRolePolicy(
-      new PolicyStatement({ actions: [...containerTableActions], resources: tableResources(props.table) }),
+      new PolicyStatement({
+        actions: [...containerTableActions],
+        resources: tableResources(props.table, containerTableActions),
+      }),
     );
 
     this.loadBalancer = new ApplicationLoadBalancer(this, 'LoadBalancer', {

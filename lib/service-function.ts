@@ -105,10 +105,12 @@ export class ServiceFunction extends Construct {
     });
   }
 
-  /** Allow exactly these DynamoDB actions on the table (and its indexes, once it has some). */
+  /** Allow exactly these DynamoDB actions on the table (and its indexes, for a role that may Query). */
   allowTable(table: ITableV2, actions: readonly string[]): void {
     if (actions.length === 0) return;
-    this.role.addToPolicy(new PolicyStatement({ actions: [...actions], resources: tableResources(table) }));
+    this.role.addToPolicy(
+      new PolicyStatement({ actions: [...actions], resources: tableResources(table, actions) }),
+    );
   }
 }
 
@@ -126,9 +128,12 @@ function copyFiles(files: Record<string, readonly string[]>) {
   };
 }
 
-/** The table's ARN, plus its index ARNs when the table definition has indexes. */
-export function tableResources(table: ITableV2): string[] {
-  return tableDefinition.indexes.length > 0
-    ? [table.tableArn, `${table.tableArn}/index/*`]
+/**
+ * The table's ARN, plus each list index by name for a role that may Query (writes reach the
+ * indexes through the table; only reads name them). Named, not `index/*`: least privilege.
+ */
+export function tableResources(table: ITableV2, actions: readonly string[] = ['dynamodb:Query']): string[] {
+  return actions.includes('dynamodb:Query')
+    ? [table.tableArn, ...tableDefinition.indexes.map((index) => `${table.tableArn}/index/${index.name}`)]
     : [table.tableArn];
 }

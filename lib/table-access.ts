@@ -28,9 +28,11 @@ export const groupTableAccess = {
 
 export const tableActions = {
   none: [],
-  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  // BatchGetItem: a list page's items, counters and the catalogs of a page (shared/data/list-read.ts).
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
   'read-write': [
     'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
     'dynamodb:Query',
     'dynamodb:PutItem',
     'dynamodb:DeleteItem',
@@ -49,6 +51,7 @@ export const streamProcessorTableActions = ['dynamodb:PutItem'] as const;
  */
 export const containerTableActions = [
   'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
   'dynamodb:Query',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',

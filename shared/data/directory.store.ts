@@ -3,9 +3,13 @@
  * authentication reads on every request and the identity provider reads on every token.
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
-import { collectionPk, keys } from './keys.ts';
+import { collectionPk, keys, listKeys } from './keys.ts';
+import { indexedItem, listWrites } from './list-index.ts';
+import { platformScope, userList, workspaceList, workspaceScope } from './lists.ts';
 import {
   getRecord,
+  getRecords,
+  mergedCounterWrites,
   queryPartition,
   removeAttributesIf,
   type StoredRecord,
@@ -150,17 +154,57 @@ export function emailReleaseWrite(realm: string, email: string): TableWrite {
   return { kind: 'delete', key: keys.realmEmail(realm, email) };
 }
 
-export function workspaceWrite(workspace: WorkspaceRecord): TableWrite {
-  return { kind: 'put', key: keys.workspace(workspace.id), entity: 'workspace', record: { ...workspace } };
+/**
+ * Writing a workspace: the item with its list index attributes and the list's counters
+ * (lists.ts `workspaceList`). `before` is the stored workspace, when there is one; `kind`
+ * `create` fails when it exists, `put` (provisioning) re-applies.
+ */
+export function workspaceWrites(
+  workspace: WorkspaceRecord,
+  before: WorkspaceRecord | undefined,
+  kind: 'create' | 'put' = 'put',
+): TableWrite[] {
+  return [
+    {
+      kind,
+      key: keys.workspace(workspace.id),
+      entity: 'workspace',
+      record: indexedItem(workspaceList, platformScope, workspace),
+    },
+    ...listWrites(workspaceList, platformScope, before, workspace),
+  ];
 }
 
-export function principalWrite(principal: PrincipalRecord): TableWrite {
-  return {
-    kind: 'put',
-    key: keys.principal(principal.workspace_id, principal.id),
-    entity: 'principal',
-    record: { ...principal },
-  };
+/**
+ * Writing a principal: the item with the users' list index attributes, counters and search
+ * tokens (lists.ts `userList`; service accounts are not listed). `before` as above.
+ */
+export function principalWrites(
+  principal: PrincipalRecord,
+  before: PrincipalRecord | undefined,
+  kind: 'create' | 'put' = 'put',
+): TableWrite[] {
+  const scope = workspaceScope(principal.workspace_id);
+  return [
+    {
+      kind,
+      key: keys.principal(principal.workspace_id, principal.id),
+      entity: 'principal',
+      record: indexedItem(userList, scope, principal),
+    },
+    ...listWrites(userList, scope, before, principal),
+  ];
+}
+
+/** The pointer to a workspace's owner, which the admin plane shows (keys.ts `listKeys.owner`). */
+export function ownerWrite(workspaceId: string, ownerId: string): TableWrite {
+  return { kind: 'put', key: listKeys.owner(workspaceId), entity: 'owner', record: { owner_id: ownerId } };
+}
+
+/** The owners of these workspaces, in order (one BatchGetItem per 100). */
+export async function ownerIdsOf(workspaceIds: readonly string[]): Promise<Array<string | undefined>> {
+  const pointers = await getRecords(workspaceIds.map((id) => listKeys.owner(id)));
+  return pointers.map((pointer) => (typeof pointer?.owner_id === 'string' ? pointer.owner_id : undefined));
 }
 
 export function realmWrite(realm: string): TableWrite {
@@ -171,9 +215,24 @@ export function clientWrite(realm: string, client: ClientRecord): TableWrite {
   return { kind: 'put', key: keys.client(realm, client.clientId), entity: 'client', record: { ...client } };
 }
 
-/** Commit setup writes (seeding, admin plane) in chunks of DynamoDB's transaction limit. */
-export async function commitAll(writes: TableWrite[]): Promise<void> {
-  for (let i = 0; i < writes.length; i += 100) await transactWrite(writes.slice(i, i + 100));
+/**
+ * Commit setup writes (seeding, admin plane) in transactions of up to DynamoDB's 100 items.
+ * Each unit (a record with its counters, guards and tokens) stays within one transaction, so a
+ * failure never leaves a record without its counters; counter changes of one transaction are
+ * merged per counter (table.ts), which is counted before packing.
+ */
+export async function commitAll(units: ReadonlyArray<readonly TableWrite[]>): Promise<void> {
+  let batch: TableWrite[] = [];
+  for (const unit of units) {
+    const next = [...batch, ...unit];
+    if (batch.length > 0 && mergedCounterWrites(next).length > 100) {
+      await transactWrite(batch);
+      batch = [...unit];
+    } else {
+      batch = next;
+    }
+  }
+  if (batch.length > 0) await transactWrite(batch);
 }
 
 /** The identity provider's view of the directory, backed by the table. */

@@ -85,5 +85,55 @@ export const keys = {
   loginAddress: (realm: string, address: string) => ({ pk: `REALM#${realm}#LOGIN_ADDRESS`, sk: address }),
 } as const;
 
-/** Attributes every stored item carries besides its own fields. */
-export const itemMeta = ['pk', 'sk', 'entity', 'expires_at'] as const;
+/**
+ * What a list's index partitions and counters belong to: one workspace, or the platform (the
+ * admin plane's workspace list).
+ */
+export type ListScope = { kind: 'workspace'; workspaceId: WorkspaceId } | { kind: 'platform' };
+
+const scopePrefix = (scope: ListScope) =>
+  scope.kind === 'workspace' ? tenant(scope.workspaceId) : 'PLATFORM';
+
+/** Keys of the list indexes (see lists.ts and README.md, "Lists"). */
+export const listKeys = {
+  /** Partition of a list's index entries, per segment value when the list has segments. */
+  indexPartition: (scope: ListScope, list: string, segment?: string) =>
+    `${scopePrefix(scope)}#L#${list}${segment === undefined ? '' : `#${segment}`}`,
+  /** A counter of a list: `<list>#all`, `<list>#<segment>`, `<list>#<segment>#role=admin`. */
+  counter: (scope: ListScope, list: string, name: string) => ({
+    pk: `${scopePrefix(scope)}#COUNT`,
+    sk: `${list}#${name}`,
+  }),
+  /** A search token of a record: every token prefix is a key range of one partition. */
+  searchToken: (scope: ListScope, list: string, token: string, id: string) => ({
+    pk: `${scopePrefix(scope)}#L#${list}#SEARCH`,
+    sk: `${token}\u0001${id}`,
+  }),
+  searchPartition: (scope: ListScope, list: string) => `${scopePrefix(scope)}#L#${list}#SEARCH`,
+  /** Who owns a workspace (its owner user's id): the admin plane shows it with every workspace. */
+  owner: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'OWNER' }),
+};
+
+/** Version of the list index attributes an item carries; items without it are backfilled. */
+export const listVersion = 1;
+
+/** Attributes every stored item carries besides its own fields: never part of a record. */
+export const itemMeta = [
+  'pk',
+  'sk',
+  'entity',
+  'expires_at',
+  'list_v',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'gsi4pk',
+  'gsi4sk',
+  'gsi5pk',
+  'gsi5sk',
+  'gsi6pk',
+  'gsi6sk',
+] as const;

@@ -1,10 +1,15 @@
 /**
  * Storage of one kind of workspace resource, each write committed together with its domain
- * event. Entity stores (area.store.ts, tag.store.ts, ...) are one line each on top of this,
- * so the outbox cannot be forgotten and every key goes through keys.ts.
+ * event and, for a listed collection, with what its list declaration (lists.ts) makes every
+ * write maintain: index attributes, counters, search tokens. Entity stores are one line each on
+ * top of this, so neither the outbox nor a counter can be forgotten, and every key goes through
+ * keys.ts.
  */
 import type { DomainEvent } from '../events/domain-event.ts';
 import { type CollectionName, collectionPk, type WorkspaceId } from './keys.ts';
+import { indexedItem, type ListSpec, listWrites } from './list-index.ts';
+import { type ListRequest, listPage } from './list-read.ts';
+import { workspaceScope } from './lists.ts';
 import { outboxWrite } from './outbox.ts';
 import {
   getRecord,
@@ -23,30 +28,38 @@ export interface VersionedResource {
 export interface ResourceStore<T extends VersionedResource> {
   /** One GetItem; undefined when absent in this workspace. */
   get(workspaceId: WorkspaceId, id: string): Promise<T | undefined>;
-  /** The whole collection of the workspace (one Query per 1 MB). */
+  /** The whole collection of the workspace (one Query per 1 MB): for setup work, never for a list. */
   list(workspaceId: WorkspaceId): Promise<T[]>;
+  /** One page of the collection through its list indexes (list-read.ts). */
+  page(workspaceId: WorkspaceId, request: Omit<ListRequest, 'scope'>): Promise<{ items: T[]; total: number }>;
   /** Insert with its event in one transaction; `extra` joins the same transaction. */
   create(workspaceId: WorkspaceId, resource: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
-  /** Replace if the stored version is still `expectedVersion`. */
+  /** Replace `current` (the version read) if the stored version is still its lock_version. */
   replace(
     workspaceId: WorkspaceId,
     resource: T,
-    expectedVersion: number,
+    current: T,
     event: DomainEvent,
     extra?: TableWrite[],
   ): Promise<void>;
-  remove(workspaceId: WorkspaceId, id: string, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
+  /** Delete `current` (as read). */
+  remove(workspaceId: WorkspaceId, current: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
   key(workspaceId: WorkspaceId, id: string): Key;
 }
 
 export function resourceStore<T extends VersionedResource>(
   entity: string,
   collection: CollectionName,
+  list?: ListSpec<T>,
 ): ResourceStore<T> {
   const key = (workspaceId: WorkspaceId, id: string): Key => ({
     pk: collectionPk(workspaceId, collection),
     sk: id,
   });
+  const stored = (workspaceId: WorkspaceId, resource: T): StoredRecord =>
+    list ? indexedItem(list, workspaceScope(workspaceId), resource) : ({ ...resource } as StoredRecord);
+  const listed = (workspaceId: WorkspaceId, before: T | undefined, after: T | undefined): TableWrite[] =>
+    list ? listWrites(list, workspaceScope(workspaceId), before, after) : [];
   return {
     key,
     async get(workspaceId, id) {
@@ -55,33 +68,40 @@ export function resourceStore<T extends VersionedResource>(
     async list(workspaceId) {
       return (await queryPartition(collectionPk(workspaceId, collection))) as T[];
     },
+    async page(workspaceId, request) {
+      if (!list) throw new Error(`${entity} has no list declaration`);
+      const { items, total } = await listPage(list, { ...request, scope: workspaceScope(workspaceId) });
+      return { items: items as unknown as T[], total };
+    },
     async create(workspaceId, resource, event, extra = []) {
       await transactWrite([
-        {
-          kind: 'create',
-          key: key(workspaceId, resource.id),
-          entity,
-          record: { ...resource } as StoredRecord,
-        },
+        { kind: 'create', key: key(workspaceId, resource.id), entity, record: stored(workspaceId, resource) },
         outboxWrite(event),
+        ...listed(workspaceId, undefined, resource),
         ...extra,
       ]);
     },
-    async replace(workspaceId, resource, expectedVersion, event, extra = []) {
+    async replace(workspaceId, resource, current, event, extra = []) {
       await transactWrite([
         {
           kind: 'replace',
           key: key(workspaceId, resource.id),
           entity,
-          record: { ...resource } as StoredRecord,
-          expectedVersion,
+          record: stored(workspaceId, resource),
+          expectedVersion: current.lock_version,
         },
         outboxWrite(event),
+        ...listed(workspaceId, current, resource),
         ...extra,
       ]);
     },
-    async remove(workspaceId, id, event, extra = []) {
-      await transactWrite([{ kind: 'delete', key: key(workspaceId, id) }, outboxWrite(event), ...extra]);
+    async remove(workspaceId, current, event, extra = []) {
+      await transactWrite([
+        { kind: 'delete', key: key(workspaceId, current.id), expectedVersion: current.lock_version },
+        outboxWrite(event),
+        ...listed(workspaceId, current, undefined),
+        ...extra,
+      ]);
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The stores of the workspace resources. Each is the generic resource store bound to an
- * entity name and its collection partition (keys.ts).
+ * entity name, its collection partition (keys.ts) and its list declaration (lists.ts).
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
+import { areaList, skillList, tagList } from './lists.ts';
 import { resourceStore } from './resource-store.ts';
 
-export const areaStore = resourceStore<Area>('area', 'AREA');
+export const areaStore = resourceStore<Area>('area', 'AREA', areaList);
 /** Tag items hold no usage_count: that is a counter of its own (tag-usage.store.ts). */
-export const tagStore = resourceStore<StoredTag>('tag', 'TAG');
-export const skillStore = resourceStore<Skill>('skill', 'SKILL');
+export const tagStore = resourceStore<StoredTag>('tag', 'TAG', tagList);
+export const skillStore = resourceStore<Skill>('skill', 'SKILL', skillList);

@@ -4,6 +4,7 @@
  * `DataError`s, and hides the item metadata (`pk`, `sk`, `entity`, `expires_at`).
  */
 import {
+  BatchGetCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -15,7 +16,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
 import { DataError } from './data-error.ts';
-import { itemMeta } from './keys.ts';
+import { itemMeta, listVersion } from './keys.ts';
 
 export interface Key {
   pk: string;
@@ -46,13 +47,28 @@ export type TableWrite =
       attribute: string;
       by: number;
       fields?: Record<string, string | number | boolean>;
+      /** Further number attributes that move by the same amount (a count that is also an index key). */
+      alsoAdd?: readonly string[];
     };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Marks a record read from an item that carries the current list index attributes: the write
+ * path needs to know whether the stored item was counted (list-index.ts). A symbol key, so it
+ * never reaches JSON (responses, events) or DynamoDB, but survives the spread copies domain
+ * code makes of what it read (`{ ...tag, usage_count }`).
+ */
+const indexedMark = Symbol('indexed');
+
+export function isIndexed(record: object | undefined): boolean {
+  return Boolean(record && (record as Record<symbol, unknown>)[indexedMark]);
+}
+
 function stripMeta(item: Record<string, unknown>): StoredRecord {
   const record = { ...item };
   for (const attribute of itemMeta) delete record[attribute];
+  if (item.list_v === listVersion) (record as Record<symbol, unknown>)[indexedMark] = true;
   return record;
 }
 
@@ -265,6 +281,43 @@ export async function removeAttributesIf(
   }
 }
 
+/**
+ * Set attributes of an item that exists and does not carry `list_v` yet, copying one number
+ * attribute into another in the same update (`SET gsi6sk = count`): how backfill.ts indexes a
+ * counter item atomically, whatever ADDs run beside it. False when the condition fails.
+ */
+export async function indexExistingItem(
+  key: Key,
+  fields: Record<string, string | number>,
+  copy?: { from: string; to: string },
+): Promise<boolean> {
+  const entries = Object.entries(fields);
+  const sets = entries.map((_, i) => `#f${i} = :f${i}`);
+  if (copy) sets.push('#to = if_not_exists(#from, :zero)');
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(list_v)',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+          ...(copy ? { '#to': copy.to, '#from': copy.from } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
+          ...(copy ? { ':zero': 0 } : {}),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    return translate(error, 'update');
+  }
+}
+
 /** Delete one item, unconditionally (idempotent). */
 export async function deleteRecord(key: Key): Promise<void> {
   try {
@@ -274,9 +327,90 @@ export async function deleteRecord(key: Key): Promise<void> {
   }
 }
 
-/** Several items by key (BatchGetItem is not needed at our sizes: parallel GetItems). */
+/** Keys per BatchGetItem call (DynamoDB's limit). */
+const batchGetLimit = 100;
+
+/**
+ * Several items by key, in the order asked (undefined where absent or expired): BatchGetItem
+ * calls of up to 100 keys, with the keys DynamoDB leaves unprocessed asked again after a pause.
+ */
 export async function getRecords(keysToRead: readonly Key[]): Promise<Array<StoredRecord | undefined>> {
-  return Promise.all(keysToRead.map((key) => getRecord(key)));
+  const found = new Map<string, StoredRecord>();
+  const id = (key: { pk: unknown; sk: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
+  const unique = [...new Map(keysToRead.filter(storable).map((key) => [id(key), key])).values()];
+  try {
+    for (let start = 0; start < unique.length; start += batchGetLimit) {
+      let pending: Key[] = unique.slice(start, start + batchGetLimit);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0)
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+        const { Responses, UnprocessedKeys } = await dynamo().send(
+          new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+        );
+        for (const item of Responses?.[tableName()] ?? []) {
+          if (!isExpired(item)) found.set(id(item as Key), stripMeta(item));
+        }
+        pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+        if (attempt > 8 && pending.length > 0)
+          throw Object.assign(new Error('keys left unprocessed'), { name: 'ThrottlingException' });
+      }
+    }
+  } catch (error) {
+    return translate(error, 'batch get');
+  }
+  return keysToRead.map((key) => found.get(id(key)));
+}
+
+/** An item as stored, keys and index attributes included: what list walks read from indexes. */
+export type RawItem = Record<string, unknown>;
+
+/**
+ * The items of one partition of the table or of an index, in sort-key order, fetched in pages
+ * as they are consumed: a walk that stops early reads no further. `pageSize` is the number of
+ * items asked for per Query (the caller's estimate of what it needs; at most 1 MB comes back).
+ */
+export async function* queryItems(params: {
+  index?: string;
+  partitionKey: { name: string; value: string };
+  sortKeyName?: string;
+  beginsWith?: string;
+  descending?: boolean;
+  pageSize: () => number;
+}): AsyncGenerator<RawItem> {
+  const { index, partitionKey, beginsWith } = params;
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    let page: { Items?: RawItem[]; LastEvaluatedKey?: Record<string, unknown> };
+    try {
+      page = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          ...(index ? { IndexName: index } : {}),
+          KeyConditionExpression: beginsWith ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+          ExpressionAttributeNames: {
+            '#pk': partitionKey.name,
+            ...(beginsWith ? { '#sk': params.sortKeyName ?? 'sk' } : {}),
+          },
+          ExpressionAttributeValues: {
+            ':pk': partitionKey.value,
+            ...(beginsWith ? { ':prefix': beginsWith } : {}),
+          },
+          ScanIndexForward: !params.descending,
+          Limit: Math.max(1, Math.min(maxItemsPerQuery, Math.floor(params.pageSize()))),
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+    } catch (error) {
+      translate(error, 'query');
+    }
+    for (const item of page.Items ?? []) if (!isExpired(item)) yield item;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+}
+
+/** A record of a raw item (its keys and index attributes removed). */
+export function recordOf(item: RawItem): StoredRecord {
+  return stripMeta(item);
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -322,14 +456,17 @@ function toTransactItem(write: TableWrite): TransactItem {
     case 'add': {
       const fields = Object.entries(write.fields ?? {});
       const sets = ['entity = :entity', ...fields.map((_, i) => `#f${i} = :f${i}`)];
+      const also = write.alsoAdd ?? [];
+      const adds = ['#counter :by', ...also.map((_, i) => `#a${i} :by`)];
       return {
         Update: {
           TableName,
           Key: write.key,
-          UpdateExpression: `SET ${sets.join(', ')} ADD #counter :by`,
+          UpdateExpression: `SET ${sets.join(', ')} ADD ${adds.join(', ')}`,
           ExpressionAttributeNames: {
             '#counter': write.attribute,
             ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ...Object.fromEntries(also.map((name, i) => [`#a${i}`, name])),
           },
           ExpressionAttributeValues: {
             ':entity': write.entity,
@@ -346,8 +483,38 @@ function toTransactItem(write: TableWrite): TransactItem {
   }
 }
 
+/**
+ * Counter changes of one transaction merged per item: DynamoDB refuses two operations on one
+ * item in a transaction, and several records of one write (an ownership transfer, a seed) can
+ * move the same counter. Changes that cancel out are dropped.
+ */
+export function mergedCounterWrites(writes: readonly TableWrite[]): TableWrite[] {
+  const merged: TableWrite[] = [];
+  const adds = new Map<string, Extract<TableWrite, { kind: 'add' }>>();
+  for (const write of writes) {
+    if (write.kind !== 'add') {
+      merged.push(write);
+      continue;
+    }
+    const id = `${write.key.pk}\u0000${write.key.sk}\u0000${write.attribute}`;
+    const seen = adds.get(id);
+    if (seen) {
+      seen.by += write.by;
+      if (write.fields) seen.fields = { ...seen.fields, ...write.fields };
+    } else {
+      const copy = { ...write };
+      adds.set(id, copy);
+      merged.push(copy);
+    }
+  }
+  return merged.filter(
+    (write) => write.kind !== 'add' || write.by !== 0 || Object.keys(write.fields ?? {}).length > 0,
+  );
+}
+
 /** All writes commit together or not at all (one TransactWriteItems call). */
-export async function transactWrite(writes: readonly TableWrite[]): Promise<void> {
+export async function transactWrite(requested: readonly TableWrite[]): Promise<void> {
+  const writes = mergedCounterWrites(requested);
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map(toTransactItem) }));
   } catch (error) {

@@ -67,19 +67,34 @@ async function updateWithRetries<T extends Timestamped>(params: {
   }
 }
 
+/**
+ * DELETE takes no lock_version (SPEC.md rule 8): it removes whatever version is stored. The
+ * store's delete is still conditional on the version read, because what the delete takes back
+ * from the list counters is computed from it; when someone wrote in between, the record is read
+ * again and the delete retried.
+ */
 export async function deleteExisting<T extends VersionedResource>(params: {
   load: () => Promise<T | undefined>;
   remove: (current: T) => Promise<void>;
 }): Promise<T> {
-  const current = await params.load();
-  if (!current) throw notFound();
-  try {
-    await params.remove(current);
-  } catch (error) {
-    if (error instanceof DataError && error.code === 'not-found') throw notFound();
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const current = await params.load();
+    if (!current) throw notFound();
+    try {
+      await params.remove(current);
+      return current;
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      if (error.code === 'not-found') throw notFound();
+      if (error.code === 'version-conflict' && attempt < maxAttempts) {
+        await backoff(attempt);
+        continue;
+      }
+      if (error.code === 'version-conflict')
+        throw conflict('The resource kept changing while it was deleted; retry.');
+      throw error;
+    }
   }
-  return current;
 }
 
 /** Apply a JSON Merge Patch (RFC 7386) of top-level fields: null removes, a value replaces. */

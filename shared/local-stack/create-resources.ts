@@ -28,7 +28,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { deadlineConfig } from '../aws/client-deadlines.ts';
-import { tableDefinition } from '../data/table-definition.ts';
+import { type IndexDefinition, tableDefinition } from '../data/table-definition.ts';
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const DEFAULT_REGION = 'eu-central-1';
@@ -228,26 +228,25 @@ export async function createBucket(opts: {
 }
 
 function attributeDefinitions(): AttributeDefinition[] {
-  const names = new Set<string>([tableDefinition.partitionKey, tableDefinition.sortKey]);
+  const types = new Map<string, 'S' | 'N'>([
+    [tableDefinition.partitionKey, 'S'],
+    [tableDefinition.sortKey, 'S'],
+  ]);
   for (const index of tableDefinition.indexes) {
-    names.add(index.partitionKey);
-    names.add(index.sortKey);
+    types.set(index.partitionKey, 'S');
+    types.set(index.sortKey, index.sortKeyType);
   }
-  return [...names].map((AttributeName) => ({ AttributeName, AttributeType: 'S' }));
+  return [...types].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
 }
 
-function globalSecondaryIndex(index: {
-  name: string;
-  partitionKey: string;
-  sortKey: string;
-}): GlobalSecondaryIndex {
+function globalSecondaryIndex(index: IndexDefinition): GlobalSecondaryIndex {
   return {
     IndexName: index.name,
     KeySchema: [
       { AttributeName: index.partitionKey, KeyType: 'HASH' },
       { AttributeName: index.sortKey, KeyType: 'RANGE' },
     ],
-    Projection: { ProjectionType: 'ALL' },
+    Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...tableDefinition.indexProjection] },
   };
 }
 

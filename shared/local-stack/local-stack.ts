@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { groupHandlers } from '../../functions/registry.ts';
 import { config, resetConfig } from '../config.ts';
+import { backfillLists } from '../data/backfill.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { tableIdentityDirectory } from '../data/directory.store.ts';
 import { accountService } from '../domain/users/account.service.ts';
@@ -110,6 +111,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('applying the seed');
     await applySeed(seed);
+    // Data written before the list indexes existed gets them (and its counters) before serving.
+    await backfillLists(progress);
     const adminClient = await bootstrapAdminClient({ dataDir });
 
     // Created (or read) now, so a key problem stops the start instead of the first login.

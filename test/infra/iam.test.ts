@@ -87,10 +87,16 @@ describe('IAM: operation groups', () => {
     expect(JSON.stringify(Stack.of(stacks.service).resolve(mail?.Resource))).toContain(':identity/');
   });
 
-  it('scopes table statements to the table, not to `*`', () => {
+  it('scopes table statements to the table and its list indexes by name, not to `*`', () => {
     const { statements } = roleGrants(stacks.service.api.groupFunctions.areas);
     const table = statements.find((statement) => actionsOf(statement).some((a) => a.startsWith('dynamodb:')));
-    expect(table?.Resource).toEqual(Stack.of(stacks.service).resolve(stacks.data.table.tableArn));
+    const arn = stacks.data.table.tableArn;
+    expect(table?.Resource).toEqual(
+      Stack.of(stacks.service).resolve([
+        arn,
+        ...['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6'].map((name) => `${arn}/index/${name}`),
+      ]),
+    );
   });
 
   it('gives the $default fallback no data access at all', () => {

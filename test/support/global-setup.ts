@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
     DATA_DIR: dataDir,
     FSM_SEED: 'test/support/test-seed.json',
     FSM_ADMIN_CLIENT_SECRET: adminClientSecret,
+    // Lists walk their indexes 7 entries per Query: every list of the tests spans many index pages.
+    FSM_LIST_QUERY_MAX: '7',
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);

@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { areaStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { paginate, sortItems } from '../../http/list.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
@@ -14,10 +14,14 @@ import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './
 
 const resource = (id: string) => ({ type: 'area', id });
 
+/** A page through the list indexes (data/lists.ts); default order created_at ascending, ties by id. */
 export async function listAreas(ctx: AuthenticatedContext, query: z.output<typeof AreaListQuery>) {
-  const areas = await areaStore.list(ctx.workspaceId);
-  const sorted = sortItems(areas, query.sort ?? [], [{ field: 'created_at', direction: 'asc' }]);
-  return paginate(sorted, query);
+  const { items, total } = await areaStore.page(ctx.workspaceId, {
+    order: query.sort?.length ? query.sort : [{ field: 'created_at', direction: 'asc' }],
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+  });
+  return { items, page: pageOf(total, query) };
 }
 
 export async function getArea(ctx: AuthenticatedContext, id: string): Promise<Area> {
@@ -59,7 +63,7 @@ export async function updateArea(
       areaStore.replace(
         ctx.workspaceId,
         next,
-        current.lock_version,
+        current,
         domainEvent(ctx, 'area.updated', resource(id), next, previousAttributes(current, next)),
       ),
   });
@@ -70,6 +74,6 @@ export async function deleteArea(ctx: AuthenticatedContext, id: string): Promise
   await deleteExisting<Area>({
     load: () => areaStore.get(ctx.workspaceId, id),
     remove: (current) =>
-      areaStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'area.deleted', resource(id), current)),
+      areaStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'area.deleted', resource(id), current)),
   });
 }

@@ -18,7 +18,7 @@ import { keys } from '../../data/keys.ts';
 import { skillStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { paginate, sortItems } from '../../http/list.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { serialized } from '../keyed-mutex.ts';
@@ -33,9 +33,14 @@ export const defaultSkillType = 'GENERAL';
 /** Writes that may claim a short_key queue on this key, so their check-then-write does not interleave. */
 const shortKeyLock = (workspaceId: string) => `skill-short-keys:${workspaceId}`;
 
+/** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
 export async function listSkills(ctx: AuthenticatedContext, query: z.output<typeof SkillListQuery>) {
-  const skills = await skillStore.list(ctx.workspaceId);
-  return paginate(sortItems(skills, query.sort ?? [], [{ field: 'name', direction: 'asc' }]), query);
+  const { items, total } = await skillStore.page(ctx.workspaceId, {
+    order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+  });
+  return { items, page: pageOf(total, query) };
 }
 
 export async function getSkill(ctx: AuthenticatedContext, id: string): Promise<Skill> {
@@ -105,7 +110,7 @@ export async function updateSkill(
           skillStore.replace(
             ctx.workspaceId,
             next,
-            current.lock_version,
+            current,
             domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
             shortKeyIdentity(next.short_key) === shortKeyIdentity(current.short_key)
               ? []
@@ -124,7 +129,7 @@ export async function deleteSkill(ctx: AuthenticatedContext, id: string): Promis
   await deleteExisting<Skill>({
     load: () => skillStore.get(ctx.workspaceId, id),
     remove: (current) =>
-      skillStore.remove(ctx.workspaceId, id, domainEvent(ctx, 'skill.deleted', resource(id), current), [
+      skillStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'skill.deleted', resource(id), current), [
         releaseShortKey(ctx.workspaceId, current),
       ]),
   });

@@ -7,9 +7,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import { tagStore } from '../../data/stores.ts';
-import { tagUsage, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
+import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { paginate, sortItems } from '../../http/list.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
@@ -33,10 +33,28 @@ async function loadTag(ctx: AuthenticatedContext, id: string): Promise<Tag | und
   return tag && withUsage(tag, usage);
 }
 
+/**
+ * A page of tags through the list indexes (data/lists.ts), default order name ascending; the
+ * usage counts of the page's tags come with one BatchGetItem. Ordered by usage_count, the walk
+ * reads the tags' counter items and the page's tags are read by id.
+ */
 export async function listTags(ctx: AuthenticatedContext, query: z.output<typeof TagListQuery>) {
-  const [items, usages] = await Promise.all([tags.list(ctx.workspaceId), tagUsages(ctx.workspaceId)]);
-  const withCounts = items.map((tag) => withUsage(tag, usages.get(tag.id) ?? 0));
-  return paginate(sortItems(withCounts, query.sort ?? [], [{ field: 'name', direction: 'asc' }]), query);
+  const order = query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' as const }];
+  const byUsage = order[0]?.field === 'usage_count';
+  const { items, total } = await tags.page(ctx.workspaceId, {
+    order,
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+    ...(byUsage ? { itemKeyOf: (entry) => tags.key(ctx.workspaceId, String(entry.id)) } : {}),
+  });
+  const usages = await tagUsages(
+    ctx.workspaceId,
+    items.map((tag) => tag.id),
+  );
+  return {
+    items: items.map((tag) => withUsage(tag, usages.get(tag.id) ?? 0)),
+    page: pageOf(total, query),
+  };
 }
 
 export async function getTag(ctx: AuthenticatedContext, id: string): Promise<Tag> {
@@ -59,7 +77,9 @@ export async function createTag(
     lock_version: 0,
     usage_count: 0,
   };
-  await tags.create(ctx.workspaceId, stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag));
+  await tags.create(ctx.workspaceId, stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag), [
+    tagUsageCreate(ctx.workspaceId, tag.id),
+  ]);
   return tag;
 }
 
@@ -79,7 +99,7 @@ export async function updateTag(
       tags.replace(
         ctx.workspaceId,
         stored(next),
-        current.lock_version,
+        stored(current),
         domainEvent(ctx, 'tag.updated', resource(id), next, previousAttributes(current, next)),
       ),
   });
@@ -91,7 +111,7 @@ export async function deleteTag(ctx: AuthenticatedContext, id: string): Promise<
   await deleteExisting<Tag>({
     load: () => loadTag(ctx, id),
     remove: (current) =>
-      tags.remove(ctx.workspaceId, id, domainEvent(ctx, 'tag.deleted', resource(id), current), [
+      tags.remove(ctx.workspaceId, current, domainEvent(ctx, 'tag.deleted', resource(id), current), [
         tagUsageDelete(ctx.workspaceId, id),
       ]),
   });

@@ -13,7 +13,9 @@ import {
   getCredential,
   getWorkspace,
   listPrincipals,
+  ownerWrite,
   type PrincipalRecord,
+  principalWrites,
 } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { type TableWrite, transactWrite } from '../../data/table.ts';
@@ -23,7 +25,7 @@ import { userFailuresReset } from './brute-force.ts';
 import { loadCatalogs, toUser } from './user.representation.ts';
 import type { User } from './user.schema.ts';
 import { findUserOrThrow, invite, orderedRoles } from './user.service.ts';
-import { principalStore, updateUser, userUpdatedEvent } from './user.store.ts';
+import { updateUser, userUpdatedEvent } from './user.store.ts';
 
 function ownerLocked(): ProblemError {
   return new ProblemError('access-denied', {
@@ -144,18 +146,18 @@ export async function transferOwnership(ctx: AuthenticatedContext, userId: strin
   const formerOwners = principals
     .filter((p) => p.kind === 'user' && p.id !== target.id && p.roles.includes('owner'))
     .map((p) => ({ before: p, after: changed(p, [...p.roles.filter((r) => r !== 'owner'), 'admin']) }));
-  const writes: TableWrite[] = [{ before: target, after: newOwner }, ...formerOwners].flatMap(
-    ({ before, after }) => [
-      {
-        kind: 'replace' as const,
-        key: principalStore.key(workspaceId, after.id),
-        entity: 'principal',
-        record: { ...after },
-        expectedVersion: before.lock_version,
-      },
-      outboxWrite(userUpdatedEvent(ctx, before, after, catalogs)),
-    ],
-  );
+  const writes: TableWrite[] = [
+    ...[{ before: target, after: newOwner }, ...formerOwners].flatMap(({ before, after }) => {
+      const [item, ...listed] = principalWrites(after, before);
+      if (item?.kind !== 'put') throw new Error('a principal write starts with its item');
+      return [
+        { ...item, kind: 'replace' as const, expectedVersion: before.lock_version },
+        ...listed,
+        outboxWrite(userUpdatedEvent(ctx, before, after, catalogs)),
+      ];
+    }),
+    ownerWrite(workspaceId, newOwner.id),
+  ];
   try {
     await transactWrite(writes);
   } catch (error) {

@@ -1,80 +1,113 @@
 /**
- * GET /api/v2/users: one Query of the principal partition plus one each for skills and tags,
- * then filters, order and page in memory (shared/data/README.md: collections are read whole).
- * Filters combine with AND; the values of one array filter combine with OR (any-of).
+ * GET /api/v2/users through the list indexes of the users (data/lists.ts `userList`): a page
+ * costs its page, not the workspace's users. Filters combine with AND; the values of one array
+ * filter combine with OR (any-of).
+ *
+ * - `status` is the index segment: ACTIVE (default), BLOCKED or INACTIVE is one partition, ALL
+ *   merges the three.
+ * - every sort key has its own index; further sort keys order ties in memory.
+ * - `role` (or a single `role_ids` value) is checked on the index entries while walking, and its
+ *   total is a counter (per status and role).
+ * - `search` starts from the search tokens (data/lists.ts `userTokens`): it costs its matches.
+ * - `role_ids` with several roles, `skill_ids`, `tag_names`, `updated_from`/`updated_to` are
+ *   checked on the index entries; with any of them the total is a count of the walk, which reads
+ *   the index entries of the wanted statuses (never the items, never another collection).
+ *
+ * The page's users are read with one BatchGetItem, their skills and tags with one each.
  */
 import type { z } from 'zod';
-import { listPrincipals, type PrincipalRecord } from '../../data/directory.store.ts';
-import { paginate, sortItems } from '../../http/list.ts';
-import type { SortOrder } from '../../http/query-params.ts';
+import type { PrincipalRecord } from '../../data/directory.store.ts';
+import { entriesWithValue, type ListOrder } from '../../data/list-read.ts';
+import { searchWords, tagList, userStatuses, workspaceScope } from '../../data/lists.ts';
+import { skillStore } from '../../data/stores.ts';
+import { getRecords, type StoredRecord } from '../../data/table.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { roleNameOf } from '../roles/role.catalog.ts';
-import { existingIds, loadCatalogs, toUser, type UserCatalogs } from './user.representation.ts';
-import type { User, UserListQuery } from './user.schema.ts';
+import { catalogsFor, toUser } from './user.representation.ts';
+import type { UserListQuery } from './user.schema.ts';
+import { principalStore } from './user.store.ts';
 
 type Query = z.output<typeof UserListQuery>;
 
-/** SPEC.md's sort keys are `last_name`/`first_name`; the fields are `lastname`/`firstname`. */
-const sortFieldOf: Record<string, keyof User> = {
-  last_name: 'lastname',
-  first_name: 'firstname',
-  lastname: 'lastname',
-  firstname: 'firstname',
+/** SPEC.md's sort keys are `last_name`/`first_name`; `lastname`/`firstname` are accepted too. */
+const orderField: Record<string, string> = {
+  last_name: 'last_name',
+  lastname: 'last_name',
+  first_name: 'first_name',
+  firstname: 'first_name',
   email: 'email',
   created_at: 'created_at',
   updated_at: 'updated_at',
 };
 
-const defaultOrder: SortOrder[] = [
-  { field: 'lastname', direction: 'asc' },
-  { field: 'firstname', direction: 'asc' },
-];
+/** Last name, then first name (the last-name index carries the first name as its second part). */
+const defaultOrder: ListOrder[] = [{ field: 'last_name', direction: 'asc' }];
 
-/** The predicate of every filter the query sets. */
-export function userFilter(query: Query, catalogs: UserCatalogs): (user: PrincipalRecord) => boolean {
-  const checks: Array<(user: PrincipalRecord) => boolean> = [(user) => user.kind === 'user'];
-  const status = query.status ?? 'ACTIVE';
-  if (status !== 'ALL') checks.push((user) => user.status === status);
-  const role = query.role;
-  if (role) checks.push((user) => user.roles.includes(role));
-  if (query.role_ids?.length) {
-    const names = new Set(query.role_ids.map(roleNameOf));
-    checks.push((user) => user.roles.some((name) => names.has(name as never)));
+type Entry = StoredRecord & Partial<PrincipalRecord>;
+
+interface Filters {
+  checks: Array<(entry: Entry) => boolean>;
+  /** A counter that counts exactly what the only check keeps. */
+  counter?: string;
+}
+
+/** The checks of the filters no index serves, and the counter of a role filter. */
+async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
+  const filters: Filters = { checks: [] };
+  const roleNames = new Set<string>();
+  if (query.role) roleNames.add(query.role);
+  const idRoles = query.role_ids?.length
+    ? new Set(
+        query.role_ids.map(roleNameOf).filter((name): name is NonNullable<typeof name> => Boolean(name)),
+      )
+    : undefined;
+  if (query.role) filters.checks.push((entry) => (entry.roles ?? []).includes(query.role as string));
+  if (idRoles) filters.checks.push((entry) => (entry.roles ?? []).some((name) => idRoles.has(name as never)));
+  if (filters.checks.length === 1) {
+    const only = query.role ?? (idRoles?.size === 1 ? [...idRoles][0] : undefined);
+    if (only) filters.counter = `role=${only}`;
   }
   if (query.skill_ids?.length) {
-    const wanted = new Set(query.skill_ids.map((id) => id.toLowerCase()));
-    checks.push((user) => existingIds(user.skill_ids, catalogs.skills).some((id) => wanted.has(id)));
+    // Deleted skill definitions no longer match (users keep their ids, hidden).
+    const existing = await getRecords(
+      query.skill_ids.map((id) => skillStore.key(workspaceId, id.toLowerCase())),
+    );
+    const wanted = new Set(existing.filter(Boolean).map((skill) => String(skill?.id)));
+    filters.checks.push((entry) => (entry.skill_ids ?? []).some((id) => wanted.has(id)));
   }
   if (query.tag_names?.length) {
-    const wanted = new Set(query.tag_names.map((name) => name.toLowerCase()));
-    checks.push((user) =>
-      existingIds(user.tag_ids, catalogs.tags).some((id) =>
-        wanted.has(catalogs.tags.get(id)?.name.toLowerCase() ?? ''),
-      ),
+    const scope = workspaceScope(workspaceId);
+    const tags = await Promise.all(
+      query.tag_names.map((name) => entriesWithValue(tagList, scope, 'name', name)),
     );
-  }
-  const search = query.search?.trim().toLowerCase();
-  if (search) {
-    checks.push((user) =>
-      [user.email, user.firstname, user.lastname].some((value) => value?.toLowerCase().includes(search)),
-    );
+    const wanted = new Set(tags.flat().map((tag) => String(tag.id)));
+    filters.checks.push((entry) => (entry.tag_ids ?? []).some((id) => wanted.has(id)));
   }
   const from = query.updated_from;
-  if (from) checks.push((user) => Date.parse(user.updated_at) >= Date.parse(from));
+  if (from) filters.checks.push((entry) => String(entry.updated_at) >= from);
   const to = query.updated_to;
-  if (to) checks.push((user) => Date.parse(user.updated_at) < Date.parse(to));
-  return (user) => checks.every((check) => check(user));
+  if (to) filters.checks.push((entry) => String(entry.updated_at) < to);
+  if (filters.checks.length !== 1) delete filters.counter;
+  return filters;
 }
 
 export async function listUsers(ctx: AuthenticatedContext, query: Query) {
-  const [principals, catalogs] = await Promise.all([
-    listPrincipals(ctx.workspaceId),
-    loadCatalogs(ctx.workspaceId),
-  ]);
-  const users = principals.filter(userFilter(query, catalogs)).map((user) => toUser(user, catalogs));
-  const order = (query.sort ?? []).map((o) => ({
-    field: sortFieldOf[o.field] ?? o.field,
-    direction: o.direction,
-  }));
-  return paginate(sortItems(users, order, defaultOrder), query);
+  const filters = await filtersOf(ctx.workspaceId, query);
+  const order = query.sort?.length
+    ? query.sort.map((o) => ({ field: orderField[o.field] ?? o.field, direction: o.direction }))
+    : defaultOrder;
+  const search = query.search?.trim() ? searchWords(query.search) : [];
+  const checks = filters.checks;
+  const { items, total } = await principalStore.page(ctx.workspaceId, {
+    segments: query.status === 'ALL' ? userStatuses : [query.status ?? 'ACTIVE'],
+    order,
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+    ...(checks.length > 0 ? { where: (entry: Entry) => checks.every((check) => check(entry)) } : {}),
+    ...(filters.counter ? { countedBy: filters.counter } : {}),
+    ...(search.length > 0 ? { search } : {}),
+  });
+  const catalogs = await catalogsFor(ctx.workspaceId, items);
+  return { items: items.map((user) => toUser(user, catalogs)), page: pageOf(total, query) };
 }

@@ -8,6 +8,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { isRoleName, type RoleName } from '../../auth/grants.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { skillStore, tagStore } from '../../data/stores.ts';
+import { getRecords } from '../../data/table.ts';
 import type { Skill } from '../skills/skill.schema.ts';
 import type { StoredTag } from '../tags/tag.schema.ts';
 import type { SkillOffering, TagReference, User } from './user.schema.ts';
@@ -25,13 +26,33 @@ export interface UserCatalogs {
   tags: ReadonlyMap<string, StoredTag>;
 }
 
-/** One Query each for skills and tags. */
+/** One Query each for skills and tags: the whole catalogs, for setup work only. */
 export async function loadCatalogs(workspaceId: string): Promise<UserCatalogs> {
   const [skills, tags] = await Promise.all([skillStore.list(workspaceId), tagStore.list(workspaceId)]);
   return {
     skills: new Map(skills.map((skill) => [skill.id, skill])),
     tags: new Map(tags.map((tag) => [tag.id, tag])),
   };
+}
+
+/**
+ * The skills and tags these principals refer to, and `more` ids a write names: one
+ * BatchGetItem each (per 100 ids), never the whole catalog. Ids of deleted ones are absent.
+ */
+export async function catalogsFor(
+  workspaceId: string,
+  principals: readonly PrincipalRecord[],
+  more: { skill_ids?: readonly string[] | null; tag_ids?: readonly string[] | null } = {},
+): Promise<UserCatalogs> {
+  const skillIds = [...new Set([...principals.flatMap((p) => p.skill_ids ?? []), ...(more.skill_ids ?? [])])];
+  const tagIds = [...new Set([...principals.flatMap((p) => p.tag_ids ?? []), ...(more.tag_ids ?? [])])];
+  const [skills, tags] = await Promise.all([
+    getRecords(skillIds.map((id) => skillStore.key(workspaceId, id.toLowerCase()))),
+    getRecords(tagIds.map((id) => tagStore.key(workspaceId, id.toLowerCase()))),
+  ]);
+  const present = <T extends { id: string }>(records: Array<unknown>) =>
+    new Map((records.filter(Boolean) as T[]).map((record) => [record.id, record]));
+  return { skills: present<Skill>(skills), tags: present<StoredTag>(tags) };
 }
 
 export function skillOfferingsOf(principal: PrincipalRecord, catalogs: UserCatalogs): SkillOffering[] {

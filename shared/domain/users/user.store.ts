@@ -8,6 +8,7 @@
  */
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
+import { userList } from '../../data/lists.ts';
 import { resourceStore } from '../../data/resource-store.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes, systemEvent } from '../../events/domain-event.ts';
@@ -15,7 +16,7 @@ import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { toUser, type UserCatalogs } from './user.representation.ts';
 
-export const principalStore = resourceStore<PrincipalRecord>('principal', 'PRINCIPAL');
+export const principalStore = resourceStore<PrincipalRecord>('principal', 'PRINCIPAL', userList);
 
 /** Who changes a user: the caller of a request, or the service itself. */
 export type UserChangeActor = AuthenticatedContext | 'SYSTEM';
@@ -78,7 +79,7 @@ export async function updateUser(params: {
         principalStore.replace(
           workspaceId,
           next,
-          current.lock_version,
+          current,
           userUpdatedEvent(actor, current, next, catalogs),
           params.extra?.(next, current) ?? [],
         ),

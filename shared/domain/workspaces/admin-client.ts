@@ -25,13 +25,15 @@ export async function writeAdminClient(clientId: string, clientSecret: string): 
     throw new Error(`the admin client secret must be at least ${minimumAdminSecretLength} characters long`);
   }
   await commitAll([
-    realmWrite(adminRealm),
-    clientWrite(adminRealm, {
-      clientId,
-      clientSecret,
-      workspaceId: adminRealm,
-      principalId: serviceAccountIdOf(adminRealm, clientId),
-      redirectUris: [],
-    }),
+    [
+      realmWrite(adminRealm),
+      clientWrite(adminRealm, {
+        clientId,
+        clientSecret,
+        workspaceId: adminRealm,
+        principalId: serviceAccountIdOf(adminRealm, clientId),
+        redirectUris: [],
+      }),
+    ],
   ]);
 }

@@ -13,7 +13,7 @@ import { defaultRealm } from '../../auth/realm-name.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal, type PrincipalRecord, tableIdentityDirectory } from '../../data/directory.store.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
-import { paginate, sortItems } from '../../http/list.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
 import { sendSetPasswordInvitation } from '../users/set-password-invitation.ts';
@@ -30,10 +30,9 @@ import {
   type AdminWorkspaceRecord,
   createClientWithServiceAccount,
   createWorkspaceWithOwner,
-  findOwner,
   getAdminWorkspace,
-  getAdminWorkspaces,
-  listWorkspaceIndex,
+  ownersOf,
+  pageOfWorkspaces,
   replaceWorkspace,
 } from './workspace-admin.store.ts';
 import { serviceAccountIdOf } from './workspace-provisioning.ts';
@@ -187,22 +186,19 @@ async function workspaceOrThrow(workspaceId: string): Promise<AdminWorkspaceReco
 }
 
 export async function getWorkspace(workspaceId: string): Promise<Workspace> {
-  const [workspace, owner] = await Promise.all([workspaceOrThrow(workspaceId), findOwner(workspaceId)]);
-  return toWorkspace(workspace, owner?.id);
+  const [workspace, [ownerId]] = await Promise.all([workspaceOrThrow(workspaceId), ownersOf([workspaceId])]);
+  return toWorkspace(workspace, ownerId);
 }
 
-/** A page of the index, then the page's workspaces and owners (so a page costs its own size). */
+/** A page of the workspace list, then the page's owners (one BatchGetItem): a page costs its size. */
 export async function listWorkspaces(query: z.output<typeof WorkspaceListQuery>) {
-  const index = await listWorkspaceIndex();
-  const sorted = sortItems(index, query.sort ?? [], [{ field: 'created_at', direction: 'asc' }]);
-  const { items, page } = paginate(sorted, query);
-  const ids = items.map((entry) => entry.id);
-  const [records, owners] = await Promise.all([
-    getAdminWorkspaces(ids),
-    Promise.all(ids.map((id) => findOwner(id))),
-  ]);
-  const ownerOf = new Map(ids.map((id, i) => [id, owners[i]?.id]));
-  return { items: records.map((record) => toWorkspace(record, ownerOf.get(record.id))), page };
+  const { items, total } = await pageOfWorkspaces({
+    order: query.sort?.length ? query.sort : [{ field: 'created_at', direction: 'asc' }],
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+  });
+  const owners = await ownersOf(items.map((record) => record.id));
+  return { items: items.map((record, i) => toWorkspace(record, owners[i])), page: pageOf(total, query) };
 }
 
 /**
@@ -231,7 +227,7 @@ export async function changeWorkspaceState(
     save: (next, latest) =>
       replaceWorkspace(
         next,
-        latest.lock_version,
+        latest,
         systemEvent(
           workspaceId,
           'tenant.updated',

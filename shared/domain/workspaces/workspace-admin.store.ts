@@ -1,20 +1,25 @@
 /**
- * What the admin control plane stores beyond the directory's own builders: the workspace
- * index (one small item per workspace under a global partition, for paging through
- * workspaces) and the conditional writes that create or change a workspace, its owner and
- * its API clients. Every key comes from keys.ts; the writes commit through `transactWrite`.
+ * What the admin control plane stores beyond the directory's own builders: pages of the
+ * platform's workspace list, the owners the list shows, and the conditional writes that create
+ * or change a workspace, its owner and its API clients. Every key comes from keys.ts; the
+ * writes commit through `transactWrite`.
  */
 import {
   type EmailGuardRecord,
   emailGuardWrite,
   getWorkspace,
-  listPrincipals,
+  ownerIdsOf,
+  ownerWrite,
   type PrincipalRecord,
+  principalWrites,
   type WorkspaceRecord,
+  workspaceWrites,
 } from '../../data/directory.store.ts';
 import { keys } from '../../data/keys.ts';
+import { type ListOrder, listPage } from '../../data/list-read.ts';
+import { platformScope, workspaceList } from '../../data/lists.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { getRecords, queryPartition, type TableWrite, transactWrite } from '../../data/table.ts';
+import { transactWrite } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import type { ClientRecord } from '../../identity/identity-directory.ts';
 
@@ -27,42 +32,23 @@ export interface AdminWorkspaceRecord extends WorkspaceRecord {
   billing_locked?: boolean;
 }
 
-export type WorkspaceIndexEntry = {
-  id: string;
-  created_at: string;
-};
-
-const indexPartition = keys.workspaceIndex('').pk;
-
-export function workspaceIndexWrite(workspace: Pick<WorkspaceRecord, 'id' | 'created_at'>): TableWrite {
-  return {
-    kind: 'put',
-    key: keys.workspaceIndex(workspace.id),
-    entity: 'workspace-index',
-    record: { id: workspace.id, created_at: workspace.created_at },
-  };
-}
-
-/** Every indexed workspace (one Query per 1 MB: about 15 000 entries). */
-export async function listWorkspaceIndex(): Promise<WorkspaceIndexEntry[]> {
-  return (await queryPartition(indexPartition)) as unknown as WorkspaceIndexEntry[];
+/** A page of workspaces through the platform's workspace list (data/lists.ts `workspaceList`). */
+export async function pageOfWorkspaces(request: {
+  order: ListOrder[];
+  page: number;
+  size: number;
+}): Promise<{ items: AdminWorkspaceRecord[]; total: number }> {
+  const { items, total } = await listPage(workspaceList, { ...request, scope: platformScope });
+  return { items: items as unknown as AdminWorkspaceRecord[], total };
 }
 
 export async function getAdminWorkspace(workspaceId: string): Promise<AdminWorkspaceRecord | undefined> {
   return (await getWorkspace(workspaceId)) as AdminWorkspaceRecord | undefined;
 }
 
-/** Workspaces by id, in the order asked (absent ones dropped): one GetItem each, in parallel. */
-export async function getAdminWorkspaces(ids: readonly string[]): Promise<AdminWorkspaceRecord[]> {
-  const records = await getRecords(ids.map((id) => keys.workspace(id)));
-  return records.filter((record) => record !== undefined) as unknown as AdminWorkspaceRecord[];
-}
-
-/** The workspace's current owner: its user principal holding the owner role (one Query). */
-export async function findOwner(workspaceId: string): Promise<PrincipalRecord | undefined> {
-  const principals = await listPrincipals(workspaceId);
-  const owners = principals.filter((p) => p.kind === 'user' && p.roles.includes('owner'));
-  return owners.find((p) => p.status === 'ACTIVE') ?? owners[0];
+/** The owner ids of these workspaces, in order (their owner pointers: one BatchGetItem). */
+export function ownersOf(workspaceIds: readonly string[]): Promise<Array<string | undefined>> {
+  return ownerIdsOf(workspaceIds);
 }
 
 /**
@@ -79,34 +65,26 @@ export async function createWorkspaceWithOwner(params: {
 }): Promise<void> {
   const { workspace, owner, guard, events } = params;
   await transactWrite([
-    { kind: 'create', key: keys.workspace(workspace.id), entity: 'workspace', record: { ...workspace } },
-    workspaceIndexWrite(workspace),
+    ...workspaceWrites(workspace, undefined, 'create'),
     { kind: 'put', key: keys.realm(workspace.realm), entity: 'realm', record: { name: workspace.realm } },
-    {
-      kind: 'create',
-      key: keys.principal(owner.workspace_id, owner.id),
-      entity: 'principal',
-      record: { ...owner },
-    },
+    ...principalWrites(owner, undefined, 'create'),
+    ownerWrite(workspace.id, owner.id),
     emailGuardWrite(workspace.realm, guard, 'create'),
     ...events.map(outboxWrite),
   ]);
 }
 
-/** Replace the workspace item if it still has `expectedVersion`, with its event. */
+/** Replace the workspace item if it still has the version of `current` (as read), with its event. */
 export async function replaceWorkspace(
   workspace: AdminWorkspaceRecord,
-  expectedVersion: number,
+  current: AdminWorkspaceRecord,
   event: DomainEvent,
 ): Promise<void> {
+  const [item, ...listed] = workspaceWrites(workspace, current);
+  if (item?.kind !== 'put') throw new Error('a workspace write starts with its item');
   await transactWrite([
-    {
-      kind: 'replace',
-      key: keys.workspace(workspace.id),
-      entity: 'workspace',
-      record: { ...workspace },
-      expectedVersion,
-    },
+    { ...item, kind: 'replace', expectedVersion: current.lock_version },
+    ...listed,
     outboxWrite(event),
   ]);
 }
@@ -123,11 +101,6 @@ export async function createClientWithServiceAccount(params: {
   const { realm, client, serviceAccount } = params;
   await transactWrite([
     { kind: 'create', key: keys.client(realm, client.clientId), entity: 'client', record: { ...client } },
-    {
-      kind: 'create',
-      key: keys.principal(serviceAccount.workspace_id, serviceAccount.id),
-      entity: 'principal',
-      record: { ...serviceAccount },
-    },
+    ...principalWrites(serviceAccount, undefined, 'create'),
   ]);
 }

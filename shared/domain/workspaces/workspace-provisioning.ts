@@ -14,15 +14,15 @@ import {
   emailGuardWrite,
   getWorkspace,
   listPrincipals,
+  ownerWrite,
   type PrincipalRecord,
-  principalWrite,
+  principalWrites,
   realmWrite,
   type WorkspaceRecord,
   type WorkspaceStatus,
-  workspaceWrite,
+  workspaceWrites,
 } from '../../data/directory.store.ts';
 import type { TableWrite } from '../../data/table.ts';
-import { workspaceIndexWrite } from './workspace-admin.store.ts';
 
 const namespace = '6f9d1c1e-3b0a-4f5e-9d43-7a1c2b3d4e5f';
 
@@ -58,11 +58,7 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     updated_at: now,
     lock_version: existing ? existing.lock_version + 1 : 0,
   };
-  const writes: TableWrite[] = [
-    workspaceWrite(workspace),
-    workspaceIndexWrite(workspace),
-    realmWrite(spec.realm),
-  ];
+  const units: TableWrite[][] = [[...workspaceWrites(workspace, existing), realmWrite(spec.realm)]];
   // One Query for the principals that already exist, not a GetItem per user and client.
   const existingPrincipals = new Map((await listPrincipals(id)).map((p) => [p.id, p]));
 
@@ -90,8 +86,10 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     const userId = userIdOf(id, user.email);
     const email = user.email.toLowerCase();
     const before = existingPrincipals.get(userId);
-    writes.push(
-      principalWrite(
+    const unit: TableWrite[] = [];
+    units.push(unit);
+    unit.push(
+      ...principalWrites(
         principal(userId, {
           kind: 'user',
           roles: user.roles,
@@ -104,12 +102,13 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
             ? false
             : (before?.can_resend_set_password_email ?? true),
         }),
+        before,
       ),
       emailGuardWrite(spec.realm, { email, workspace_id: id, user_id: userId }, 'put'),
     );
     // A seeded password is (re)applied; a user without one keeps whatever they set themselves.
     if (user.password) {
-      writes.push(
+      unit.push(
         credentialWrite({
           user_id: userId,
           workspace_id: id,
@@ -122,13 +121,14 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
   }
   for (const client of spec.clients) {
     const principalId = serviceAccountIdOf(id, client.client_id);
-    writes.push(
-      principalWrite(
+    units.push([
+      ...principalWrites(
         principal(principalId, {
           kind: 'service_account',
           roles: client.roles,
           client_id: client.client_id,
         }),
+        existingPrincipals.get(principalId),
       ),
       clientWrite(spec.realm, {
         clientId: client.client_id,
@@ -137,9 +137,12 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
         principalId,
         redirectUris: client.redirect_uris ?? [],
       }),
-    );
+    ]);
   }
-  await commitAll(writes);
+  // The owner the admin plane shows: the first seeded owner.
+  const owner = spec.users.find((user) => user.roles.includes('owner'));
+  if (owner) units.push([ownerWrite(id, userIdOf(id, owner.email))]);
+  await commitAll(units);
   evictAuthCache(id);
   return workspace;
 }

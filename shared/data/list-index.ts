@@ -1,0 +1,152 @@
+/**
+ * One way to declare how a collection is listed, and what its writes must therefore maintain.
+ * A `ListSpec` names, per entity:
+ *
+ * - its orders: each sort key of the API and the access pattern that serves it, an index of
+ *   table-definition.ts whose partition key names the list and whose sort key is built from
+ *   the record (sort-key.ts), or `base` for the table's own sort key (the id);
+ * - an optional segment: an equality filter whose values split the index partitions (users by
+ *   status), so that filter costs nothing;
+ * - its counters: `all`, one per segment value, and more per record (users: per role), so
+ *   `page.total_elements` is a counter read, never a count of the collection;
+ * - optionally, search tokens: one item per word, whose prefixes are key ranges.
+ *
+ * `listWrites` derives, for a record going from `before` to `after`, the record's index
+ * attributes and the counter and token writes that must join its transaction. Every writer of
+ * a listed entity goes through it (the resource store, provisioning, the admin plane), so there
+ * is no second write path. A record read from an item without the current attributes
+ * (isIndexed false: written before this existed) counted nothing, so its first write adds it
+ * to the counters; backfill.ts does the same for records nobody writes.
+ */
+import { type ListScope, listKeys, listVersion } from './keys.ts';
+import { isIndexed, type StoredRecord, type TableWrite } from './table.ts';
+import { type IndexName, listedAttributes, tableDefinition } from './table-definition.ts';
+
+export interface OrderPattern<R> {
+  /** The access pattern's name, as ElectroDB names them (`byLastName`). */
+  pattern: string;
+  index: IndexName | 'base';
+  /** The sort key's parts, most significant first; a number for a numeric index. */
+  key: (record: R) => string[] | number;
+  /**
+   * `counter`: the index entries are not the records' items but their counter items, which
+   * keep the index key themselves (tags by usage_count: tag-usage.store.ts).
+   */
+  maintainedBy?: 'counter';
+}
+
+export interface ListSpec<R extends { id: string }> {
+  /** Names the list's index partitions and counters (`USER`, `AREA`, …). */
+  name: string;
+  /** Whether a record is listed at all (users: service accounts are not). */
+  listed: (record: R) => boolean;
+  segment?: { values: readonly string[]; of: (record: R) => string };
+  /** By API sort field. */
+  orders: Record<string, OrderPattern<R>>;
+  /** Counters a listed record counts in besides `all` and its segment (`role=admin`). */
+  counters?: (record: R) => string[];
+  /** Search tokens of a record, folded (sort-key.ts `foldedWord`). */
+  tokens?: (record: R) => string[];
+  /** The table partition of the records, for `base` orders and search (its sort key is the id). */
+  basePartition?: (scope: ListScope) => string;
+}
+
+const indexByName = new Map(tableDefinition.indexes.map((index) => [index.name, index]));
+
+/** The record as stored: its fields plus the index attributes of every order it is listed in. */
+export function indexedItem<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  record: R,
+): StoredRecord {
+  // Marked current whether listed or not: a record that is not listed is up to date too.
+  const item: StoredRecord = { ...record, list_v: listVersion };
+  if (!spec.listed(record)) return item;
+  const partition = listKeys.indexPartition(scope, spec.name, spec.segment?.of(record));
+  for (const order of Object.values(spec.orders)) {
+    if (order.index === 'base' || order.maintainedBy === 'counter') continue;
+    const index = indexByName.get(order.index);
+    if (!index) throw new Error(`no index ${order.index}`);
+    const key = order.key(record);
+    item[index.partitionKey] = partition;
+    item[index.sortKey] = Array.isArray(key) ? [...key, record.id].join('\u0001') : key;
+  }
+  return item;
+}
+
+/** The counter names a record counts in (empty when not listed). */
+export function counterNames<R extends { id: string }>(spec: ListSpec<R>, record: R | undefined): string[] {
+  if (!record || !spec.listed(record)) return [];
+  const segment = spec.segment?.of(record);
+  const extra = spec.counters?.(record) ?? [];
+  return [
+    'all',
+    ...(segment === undefined ? [] : [segment]),
+    ...extra.map((name) => (segment === undefined ? name : `${segment}#${name}`)),
+  ];
+}
+
+/** What a search token item holds: the record's listed attributes, for filters and order. */
+function projection(record: object): StoredRecord {
+  const source = record as Record<string, unknown>;
+  const kept: StoredRecord = {};
+  for (const name of listedAttributes) if (source[name] !== undefined) kept[name] = source[name];
+  return kept;
+}
+
+/**
+ * Counter and token writes for a record going from `before` (absent on create) to `after`
+ * (absent on delete). `before` counts only if it was stored with the current index attributes.
+ */
+export function listWrites<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  before: R | undefined,
+  after: R | undefined,
+): TableWrite[] {
+  const counted = before && isIndexed(before) ? before : undefined;
+  const writes: TableWrite[] = [];
+  const deltas = new Map<string, number>();
+  for (const name of counterNames(spec, counted)) deltas.set(name, (deltas.get(name) ?? 0) - 1);
+  for (const name of counterNames(spec, after)) deltas.set(name, (deltas.get(name) ?? 0) + 1);
+  for (const [name, by] of deltas) {
+    if (by !== 0) {
+      writes.push({
+        kind: 'add',
+        key: listKeys.counter(scope, spec.name, name),
+        entity: 'counter',
+        attribute: 'count',
+        by,
+      });
+    }
+  }
+
+  if (spec.tokens) {
+    const tokensOf = (record: R | undefined) =>
+      new Set(record && spec.listed(record) ? spec.tokens?.(record) : []);
+    const old = tokensOf(counted);
+    const next = tokensOf(after);
+    const unchanged =
+      counted !== undefined &&
+      after !== undefined &&
+      old.size === next.size &&
+      [...next].every((token) => old.has(token)) &&
+      JSON.stringify(projection(counted)) === JSON.stringify(projection(after));
+    if (unchanged) return writes;
+    for (const token of old) {
+      if (!next.has(token) && counted) {
+        writes.push({ kind: 'discard', key: listKeys.searchToken(scope, spec.name, token, counted.id) });
+      }
+    }
+    for (const token of next) {
+      if (!after) continue;
+      writes.push({
+        kind: 'put',
+        key: listKeys.searchToken(scope, spec.name, token, after.id),
+        entity: 'search-token',
+        record: { ...projection(after), token },
+      });
+    }
+  }
+  return writes;
+}

@@ -1,0 +1,328 @@
+/**
+ * Reading a page of a list declared with a ListSpec (list-index.ts), so that it costs its page,
+ * not its collection:
+ *
+ * 1. The index of the first sort key is walked in order, from the partition of each wanted
+ *    segment (several partitions merge by sort key: users of every status). Index entries are
+ *    small (keys plus the listed attributes), and are fetched in Query pages sized to what the
+ *    page still needs.
+ * 2. A `where` filter, for what no index serves, is checked on the entries themselves.
+ * 3. Entries with an equal first sort value form a group, ordered in memory by the further sort
+ *    keys (and by id); numeric indexes (counts) always group, since their keys carry no id.
+ * 4. `page × size` matches are skipped, `size` are taken, then one BatchGetItem reads the page's
+ *    items (keys from the entries, or `itemKeyOf`).
+ * 5. `page.total_elements` is the sum of the counters of the wanted segments (and `countedBy`)
+ *    when there is no `where`; with one, the walk goes on to count the matches (README.md,
+ *    "Lists": where that happens and what it costs).
+ *
+ * Search (users) starts from token entries instead of an index: every token that starts with
+ * the longest search word, deduplicated, filtered, ordered in memory. It costs its matches.
+ */
+import { type ListScope, listKeys } from './keys.ts';
+import type { ListSpec } from './list-index.ts';
+import { leadingPart } from './sort-key.ts';
+import { getRecords, type Key, queryItems, type RawItem, recordOf, type StoredRecord } from './table.ts';
+import { tableDefinition } from './table-definition.ts';
+
+export interface ListOrder {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface ListRequest {
+  scope: ListScope;
+  /** Segment values to list (default: all of the spec's). */
+  segments?: readonly string[];
+  /** First entry served by its index; further entries order ties in memory. */
+  order: readonly ListOrder[];
+  page: number;
+  size: number;
+  /** A filter no index serves, on index entries (their listed attributes). */
+  where?: (entry: StoredRecord) => boolean;
+  /** A counter (per segment) that counts exactly what this request lists, e.g. `role=admin`. */
+  countedBy?: string;
+  /** Folded search words: each must start a token of the record (list-index.ts `tokens`). */
+  search?: readonly string[];
+  /** The item an entry stands for, when it is not the entry's own item (tag usage counters). */
+  itemKeyOf?: (entry: StoredRecord) => Key;
+}
+
+export interface ListPage {
+  items: StoredRecord[];
+  total: number;
+}
+
+/** Items per Query call of a walk at most (FSM_LIST_QUERY_MAX lowers it: tests span many calls). */
+function maxPerQuery(): number {
+  return Number(process.env.FSM_LIST_QUERY_MAX ?? 1000);
+}
+
+interface Entry {
+  raw: RawItem;
+  record: StoredRecord;
+  sortKey: string | number;
+}
+
+/** A comparator of records by the request's order, from the spec's own sort keys, then id. */
+function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order: readonly ListOrder[]) {
+  const direction = order[0]?.direction ?? 'asc';
+  return (a: StoredRecord, b: StoredRecord): number => {
+    for (const [position, { field, direction: dir }] of order.entries()) {
+      const pattern = spec.orders[field];
+      if (!pattern) continue;
+      // A key's own tie-breakers (the first name after the last name) count only when no
+      // further sort key was asked for.
+      const last = position === order.length - 1;
+      const ka = pattern.key(a as unknown as R);
+      const kb = pattern.key(b as unknown as R);
+      const c = compareKeys(
+        last || !Array.isArray(ka) ? ka : ka.slice(0, 1),
+        last || !Array.isArray(kb) ? kb : kb.slice(0, 1),
+      );
+      if (c !== 0) return dir === 'asc' ? c : -c;
+    }
+    const c = String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+    return direction === 'asc' ? c : -c;
+  };
+}
+
+function compareKeys(a: string[] | number, b: string[] | number): number {
+  if (typeof a === 'number' || typeof b === 'number') return Number(a) - Number(b);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? '';
+    const y = b[i] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Several ordered streams as one (k-way merge by sort key). */
+async function* merged(streams: AsyncGenerator<Entry>[], descending: boolean): AsyncGenerator<Entry> {
+  const heads = await Promise.all(streams.map((stream) => stream.next()));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i];
+      if (!head || head.done) continue;
+      const current = best === -1 ? undefined : heads[best];
+      if (!current || current.done) {
+        best = i;
+        continue;
+      }
+      const a = head.value.sortKey;
+      const b = current.value.sortKey;
+      const before = typeof a === 'number' ? a < Number(b) : a < String(b);
+      const after = typeof a === 'number' ? a > Number(b) : a > String(b);
+      if (descending ? after : before) best = i;
+    }
+    if (best === -1) return;
+    const head = heads[best];
+    if (!head || head.done) return;
+    yield head.value;
+    heads[best] = await (streams[best] as AsyncGenerator<Entry>).next();
+  }
+}
+
+/** Entries of one partition of an order's index (or of the base partition), in order. */
+async function* entriesOf(params: {
+  index?: string;
+  partition: string;
+  partitionKeyName: string;
+  sortKeyName: string;
+  descending: boolean;
+  pageSize: () => number;
+}): AsyncGenerator<Entry> {
+  for await (const raw of queryItems({
+    ...(params.index ? { index: params.index } : {}),
+    partitionKey: { name: params.partitionKeyName, value: params.partition },
+    descending: params.descending,
+    pageSize: params.pageSize,
+  })) {
+    const sortKey = raw[params.sortKeyName] as string | number;
+    yield { raw, record: recordOf(raw), sortKey };
+  }
+}
+
+export async function listPage<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+): Promise<ListPage> {
+  if (request.search?.length) return searchPage(spec, request);
+  const first = request.order[0];
+  const pattern = first ? spec.orders[first.field] : undefined;
+  if (!first || !pattern) throw new Error(`${spec.name} is not listed by ${first?.field}`);
+  const descending = first.direction === 'desc';
+  const skip = request.page * request.size;
+  // A filter that a counter counts exactly (`countedBy`) leaves the total to the counters.
+  const counting = request.where !== undefined && request.countedBy === undefined;
+  // Entries still needed: the page and what comes before it, plus one to see where a group ends.
+  let needed = skip + request.size + 1;
+  const pageSize = () => Math.min(maxPerQuery(), counting ? maxPerQuery() : Math.max(needed, 10));
+
+  const segments = spec.segment ? (request.segments ?? spec.segment.values) : [undefined];
+  let streams: AsyncGenerator<Entry>[];
+  let groupsOf: (entry: Entry) => string | number;
+  if (pattern.index === 'base') {
+    if (!spec.basePartition) throw new Error(`${spec.name} has no base partition`);
+    streams = [
+      entriesOf({
+        partition: spec.basePartition(request.scope),
+        partitionKeyName: tableDefinition.partitionKey,
+        sortKeyName: tableDefinition.sortKey,
+        descending,
+        pageSize,
+      }),
+    ];
+    groupsOf = (entry) => String(entry.sortKey);
+  } else {
+    const index = tableDefinition.indexes.find((candidate) => candidate.name === pattern.index);
+    if (!index) throw new Error(`no index ${pattern.index}`);
+    streams = segments.map((segment) =>
+      entriesOf({
+        index: index.name,
+        partition: listKeys.indexPartition(request.scope, spec.name, segment),
+        partitionKeyName: index.partitionKey,
+        sortKeyName: index.sortKey,
+        descending,
+        pageSize,
+      }),
+    );
+    const secondary = request.order.length > 1;
+    // Numeric keys carry no id: equal counts always form a group, ordered by id in memory.
+    groupsOf =
+      index.sortKeyType === 'N'
+        ? (entry) => entry.sortKey
+        : secondary
+          ? (entry) => leadingPart(String(entry.sortKey))
+          : (entry) => String(entry.sortKey);
+  }
+
+  const compare = comparatorOf(spec, request.order);
+  const page: Entry[] = [];
+  let matches = 0;
+  let group: Entry[] = [];
+  let groupKey: string | number | undefined;
+  const closeGroup = () => {
+    if (group.length > 1) group.sort((a, b) => compare(a.record, b.record));
+    for (const entry of group) {
+      if (matches >= skip && page.length < request.size) page.push(entry);
+      matches++;
+    }
+    needed = Math.max(1, skip + request.size + 1 - matches);
+    group = [];
+  };
+  for await (const entry of merged(streams, descending)) {
+    if (request.where && !request.where(entry.record)) continue;
+    const key = groupsOf(entry);
+    if (group.length > 0 && key !== groupKey) {
+      closeGroup();
+      if (!counting && matches >= skip + request.size) break;
+    }
+    groupKey = key;
+    group.push(entry);
+  }
+  if (group.length > 0) closeGroup();
+
+  const total = counting ? matches : await countOf(spec, request, segments);
+  const keys = page.map((entry) =>
+    request.itemKeyOf
+      ? request.itemKeyOf(entry.record)
+      : { pk: String(entry.raw.pk), sk: String(entry.raw.sk) },
+  );
+  const items =
+    pattern.index === 'base' && !request.itemKeyOf
+      ? page.map((entry) => entry.record)
+      : await getRecords(keys);
+  return { items: items.filter((item): item is StoredRecord => item !== undefined), total };
+}
+
+/**
+ * The entries whose first sort value, folded, equals `value` (tags named `night shift`, in any
+ * case): one Query of the order's index for that key prefix.
+ */
+export async function entriesWithValue<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  field: string,
+  value: string,
+): Promise<StoredRecord[]> {
+  const pattern = spec.orders[field];
+  const index = tableDefinition.indexes.find((candidate) => candidate.name === pattern?.index);
+  if (!pattern || !index || index.sortKeyType !== 'S')
+    throw new Error(`${spec.name} has no text order ${field}`);
+  const [leading = ''] = pattern.key({ [field]: value } as unknown as R) as string[];
+  const records: StoredRecord[] = [];
+  for await (const raw of queryItems({
+    index: index.name,
+    partitionKey: { name: index.partitionKey, value: listKeys.indexPartition(scope, spec.name) },
+    sortKeyName: index.sortKey,
+    beginsWith: `${leading}\u0001`,
+    pageSize: maxPerQuery,
+  })) {
+    records.push(recordOf(raw));
+  }
+  return records;
+}
+
+/** The sum of the counters of the wanted segments (and of `countedBy` within them). */
+async function countOf<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+  segments: ReadonlyArray<string | undefined>,
+): Promise<number> {
+  const names = segments.map((segment) =>
+    segment === undefined
+      ? (request.countedBy ?? 'all')
+      : request.countedBy
+        ? `${segment}#${request.countedBy}`
+        : segment,
+  );
+  const counters = await getRecords(names.map((name) => listKeys.counter(request.scope, spec.name, name)));
+  return counters.reduce((sum, counter) => sum + Math.max(0, Number(counter?.count ?? 0)), 0);
+}
+
+/**
+ * Search: the token entries that start with the longest word (every record they name, once),
+ * kept when every other word starts one of the record's tokens and `where` holds, ordered in
+ * memory, counted, sliced.
+ */
+async function searchPage<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+): Promise<ListPage> {
+  const words = [...(request.search ?? [])].sort((a, b) => b.length - a.length);
+  const [longest = '', ...others] = words;
+  const segments = new Set(spec.segment ? (request.segments ?? spec.segment.values) : []);
+  const candidates = new Map<string, StoredRecord>();
+  for await (const raw of queryItems({
+    partitionKey: {
+      name: tableDefinition.partitionKey,
+      value: listKeys.searchPartition(request.scope, spec.name),
+    },
+    sortKeyName: tableDefinition.sortKey,
+    beginsWith: longest,
+    pageSize: maxPerQuery,
+  })) {
+    const record = recordOf(raw);
+    candidates.set(String(record.id), record);
+  }
+  const matches = [...candidates.values()].filter((record) => {
+    if (spec.segment && !segments.has(spec.segment.of(record as unknown as R))) return false;
+    if (request.where && !request.where(record)) return false;
+    const tokens = spec.tokens?.(record as unknown as R) ?? [];
+    return others.every((word) => tokens.some((token) => token.startsWith(word)));
+  });
+  matches.sort(comparatorOf(spec, request.order));
+  const start = request.page * request.size;
+  const page = matches.slice(start, start + request.size);
+  const items = await getRecords(
+    page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record)),
+  );
+  return { items: items.filter((item): item is StoredRecord => item !== undefined), total: matches.length };
+}
+
+/** Where a searched record's item is: its base partition, keyed by id. */
+function itemKey<R extends { id: string }>(spec: ListSpec<R>, scope: ListScope, record: StoredRecord): Key {
+  if (!spec.basePartition) throw new Error(`${spec.name} has no base partition to read searched items from`);
+  return { pk: spec.basePartition(scope), sk: String(record.id) };
+}
