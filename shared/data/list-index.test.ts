@@ -137,6 +137,19 @@ describe('Function: listWrites', () => {
 });
 
 describe('Function: userTokens', () => {
+  it('keeps at most 16 tokens, the whole names first, so a user always fits its transaction', () => {
+    // Act
+    const tokens = userTokens({
+      firstname: Array.from({ length: 120 }, (_, i) => `w${i}`).join(' '),
+      lastname: 'Brandt',
+      email: 'l@acme.example',
+    });
+
+    // Assess
+    expect(tokens).toHaveLength(16);
+    expect(tokens.slice(1, 3)).toEqual(['brandt', 'l@acme.example']);
+  });
+
   it('holds every word of the names and the address, each whole name and the whole address', () => {
     expect(
       userTokens({ firstname: 'Anna-Lena', lastname: 'van der Berg', email: 'a.vdb@acme.example' }).sort(),

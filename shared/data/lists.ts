@@ -105,18 +105,24 @@ export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;
 
 /** Longest token kept (and longest search word compared): a key holds at most 1,024 bytes. */
 const maxTokenChars = 64;
+/**
+ * Tokens per user at most: they join the user's transaction, which holds 100 items (README.md,
+ * "Lists": the worst case of a user write).
+ */
+const maxTokens = 16;
 
 /**
- * Search tokens of a user: every word of the first name, last name and e-mail address (split
- * at anything that is not a letter or a digit), each whole name, and the whole address; folded
- * (case and accents ignored).
+ * Search tokens of a user: each whole name, the whole address, then every word of the first
+ * name, last name and e-mail address (split at anything that is not a letter or a digit), in that
+ * order, at most 16; folded (case and accents ignored).
  */
 export function userTokens(record: Pick<PrincipalRecord, 'firstname' | 'lastname' | 'email'>): string[] {
   const fields = [record.firstname, record.lastname, record.email].map((value) =>
     foldedWord((value ?? '').trim()),
   );
   const words = fields.flatMap((value) => value.split(/[^\p{L}\p{N}]+/u));
-  return [...new Set([...words, ...fields])].filter(Boolean).map((token) => token.slice(0, maxTokenChars));
+  const tokens = [...fields, ...words].filter(Boolean).map((token) => token.slice(0, maxTokenChars));
+  return [...new Set(tokens)].slice(0, maxTokens);
 }
 
 /** The search words of a query: split at white space, folded, as long as tokens at most. */

@@ -138,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       tableName: localTableName,
       checkpointFile: join(dataDir, 'stream-checkpoint.json'),
       intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
+      ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
       onRecords: (event) =>
         processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
       log: (message, details) => logger.warn(message, details),

@@ -82,7 +82,9 @@ interface CheckpointFile {
 export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const region = opts.region ?? DEFAULT_REGION;
   const intervalMs = opts.intervalMs ?? 100;
-  const batchSize = Math.max(1, Math.min(opts.batchSize ?? 100, GET_RECORDS_MAX));
+  // Every item written is a stream record, most of them not outbox events (index attributes,
+  // counters, search tokens): full pages let the poller catch up after a large seed quickly.
+  const batchSize = Math.max(1, Math.min(opts.batchSize ?? GET_RECORDS_MAX, GET_RECORDS_MAX));
   const log = (message: string, details?: Record<string, unknown>) => {
     try {
       if (opts.log) opts.log(message, details);

@@ -442,3 +442,45 @@ describe('Lists: totals under concurrent writes', () => {
     expect(listed.length).toBe(total);
   }, 60_000);
 });
+
+describe('Lists: the largest write of a user fits its transaction', () => {
+  it('renames a user and replaces 25 tags with 25 others in one PATCH, counting usage exactly', async () => {
+    // Prepare
+    const many = await runAll(50, (i) =>
+      create<{ id: string }>('/api/v2/tags', { name: `Bulk ${i}`, color: '#777' }),
+    );
+    const [first, second] = [many.slice(0, 25), many.slice(25)];
+    const user = await create<{ id: string }>('/api/v2/users', {
+      email: `bulk.tags@lists.test`,
+      firstname: 'Bulk',
+      lastname: 'Tagged',
+      role_ids: [roleIdOf('technician')],
+      tag_ids: first.map((tag) => tag.id),
+    });
+
+    // Act
+    const patched = await call('PATCH', `/api/v2/users/${user.id}`, {
+      token,
+      body: {
+        firstname: 'Renamed Many Words Here',
+        lastname: 'Also Renamed',
+        tag_ids: second.map((tag) => tag.id),
+      },
+    });
+    const tooMany = await call('PATCH', `/api/v2/users/${user.id}`, {
+      token,
+      body: { tag_ids: [...second.map((tag) => tag.id), first[0]?.id] },
+    });
+
+    // Assess
+    expect(patched.status).toBe(200);
+    expect(tooMany.status).toBe(422);
+    const usage = new Map(
+      (await pages('/api/v2/tags?sort=usage_count:desc', 100)).map((tag) => [tag.id, tag.usage_count]),
+    );
+    expect(first.map((tag) => usage.get(tag.id))).toEqual(first.map(() => 0));
+    expect(second.map((tag) => usage.get(tag.id))).toEqual(second.map(() => 1));
+    const found = await call('GET', '/api/v2/users?search=renamed%20many', { token });
+    expect(found.body.items.map((u: { id: string }) => u.id)).toEqual([user.id]);
+  }, 60_000);
+});

@@ -18,16 +18,13 @@ import { transactWrite } from '../../data/table.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { passwordMatches, recordFailedPasswordCheck } from './account.service.ts';
-import { loadCatalogs, toUser } from './user.representation.ts';
+import { catalogsFor, toUser } from './user.representation.ts';
 import type { ChangePasswordSchema, User } from './user.schema.ts';
 
 export async function getMe(ctx: AuthenticatedContext): Promise<User> {
-  const [principal, catalogs] = await Promise.all([
-    getPrincipal(ctx.workspaceId, ctx.principal.id),
-    loadCatalogs(ctx.workspaceId),
-  ]);
+  const principal = await getPrincipal(ctx.workspaceId, ctx.principal.id);
   if (!principal) throw notFound('The caller no longer exists.');
-  return toUser(principal, catalogs);
+  return toUser(principal, await catalogsFor(ctx.workspaceId, [principal]));
 }
 
 export async function changeOwnPassword(

@@ -102,10 +102,16 @@ function emailAddress() {
 }
 
 /** An array of uuids in which each id appears once; a repeat is reported at its index. */
-function uniqueUuids() {
+/**
+ * Tags a user carries at most: each tag added or removed is a usage-counter change in the
+ * user's transaction (100 items with its search tokens and list counters).
+ */
+export const maxUserTags = 25;
+
+function uniqueUuids(max = 1000) {
   return z
     .array(z.uuid())
-    .max(1000)
+    .max(max)
     .check((ctx) => {
       const seen = new Set<string>();
       ctx.value.forEach((id, index) => {
@@ -161,7 +167,9 @@ export const CreateUserSchema = z
     skill_ids: uniqueUuids()
       .optional()
       .meta({ description: 'Skill definitions of this workspace; none when omitted.' }),
-    tag_ids: uniqueUuids().optional().meta({ description: 'Tags of this workspace; none when omitted.' }),
+    tag_ids: uniqueUuids(maxUserTags)
+      .optional()
+      .meta({ description: 'Tags of this workspace; none when omitted.' }),
   })
   .meta({
     id: 'CreateUser',
@@ -182,7 +190,10 @@ export const UpdateUserSchema = z
         'Replaces the roles; the owner role may be neither added nor removed here (transfer-ownership moves it).',
     }),
     skill_ids: uniqueUuids().nullable().optional().meta({ description: 'Replaces the skills; null clears.' }),
-    tag_ids: uniqueUuids().nullable().optional().meta({ description: 'Replaces the tags; null clears.' }),
+    tag_ids: uniqueUuids(maxUserTags)
+      .nullable()
+      .optional()
+      .meta({ description: 'Replaces the tags; null clears.' }),
     lock_version: lockVersion(),
   })
   .meta({
@@ -200,7 +211,7 @@ export const ReplaceUserSkillsSchema = z
 
 export const ReplaceUserTagsSchema = z
   .object({
-    tag_ids: uniqueUuids().meta({ description: 'The complete new set; [] removes all.' }),
+    tag_ids: uniqueUuids(maxUserTags).meta({ description: 'The complete new set; [] removes all.' }),
     lock_version: lockVersion().meta({ description: "The user's lock_version; 409 on mismatch." }),
   })
   .meta({ id: 'UserTagSet' });
@@ -252,13 +263,20 @@ export const UserListQuery = z.object({
   ...paginationQuery,
   sort: sortParam(userSortFields).meta({
     description:
-      'Repeated `sort=<field>:<asc|desc>`. Fields: last_name (= lastname), first_name (= firstname), email, created_at, updated_at. Default last_name:asc then first_name:asc.',
+      'Repeated `sort=<field>:<asc|desc>`. Fields: last_name (= lastname; ties by first name), first_name (= firstname; ties by last name), email, created_at, updated_at. Default last_name:asc (then first name). Further keys order the ties of the first.',
   }),
   search: z
     .string()
     .max(255)
     .optional()
-    .meta({ description: 'Case-insensitive substring of email, firstname or lastname.' }),
+    .meta({
+      description:
+        'Words separated by spaces; a user matches when every word is the beginning of a word of its ' +
+        'first name, last name or e-mail address (words split at anything that is not a letter or digit), ' +
+        'of a whole name, or of the whole address. Case and accents are ignored: `mul` finds Müller, ' +
+        '`lukas br` finds Lukas Brandt, `lukas.b` finds lukas.brandt@acme.example, `acme` every ' +
+        'address at acme. Not a substring search: `andt` finds nobody.',
+    }),
   role: z
     .string()
     .optional()

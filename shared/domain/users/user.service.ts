@@ -21,6 +21,7 @@ import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import { sendSetPasswordInvitation } from './set-password-invitation.ts';
 import {
+  catalogsFor,
   existingIds,
   loadCatalogs,
   skillOfferingsOf,
@@ -49,12 +50,10 @@ export async function findUserOrThrow(workspaceId: string, userId: string): Prom
   return user;
 }
 
+/** Reads resolve only the user's own skills and tags (one BatchGetItem each), never the catalogs. */
 export async function getUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
-  const [user, catalogs] = await Promise.all([
-    findUserOrThrow(ctx.workspaceId, userId),
-    loadCatalogs(ctx.workspaceId),
-  ]);
-  return toUser(user, catalogs);
+  const user = await findUserOrThrow(ctx.workspaceId, userId);
+  return toUser(user, await catalogsFor(ctx.workspaceId, [user]));
 }
 
 export async function createUser(
@@ -214,19 +213,13 @@ function ownerRoleErrors(current: PrincipalRecord, roles: readonly string[] | un
 }
 
 export async function getUserSkills(ctx: AuthenticatedContext, userId: string) {
-  const [user, catalogs] = await Promise.all([
-    findUserOrThrow(ctx.workspaceId, userId),
-    loadCatalogs(ctx.workspaceId),
-  ]);
-  return { items: skillOfferingsOf(user, catalogs) };
+  const user = await findUserOrThrow(ctx.workspaceId, userId);
+  return { items: skillOfferingsOf(user, await catalogsFor(ctx.workspaceId, [user])) };
 }
 
 export async function getUserTags(ctx: AuthenticatedContext, userId: string) {
-  const [user, catalogs] = await Promise.all([
-    findUserOrThrow(ctx.workspaceId, userId),
-    loadCatalogs(ctx.workspaceId),
-  ]);
-  return { items: tagReferencesOf(user, catalogs) };
+  const user = await findUserOrThrow(ctx.workspaceId, userId);
+  return { items: tagReferencesOf(user, await catalogsFor(ctx.workspaceId, [user])) };
 }
 
 /** PUT /users/{user_id}/skills: the body is the new set. */

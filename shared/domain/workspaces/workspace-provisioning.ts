@@ -22,7 +22,7 @@ import {
   type WorkspaceStatus,
   workspaceWrites,
 } from '../../data/directory.store.ts';
-import type { TableWrite } from '../../data/table.ts';
+import { isIndexed, type TableWrite } from '../../data/table.ts';
 
 const namespace = '6f9d1c1e-3b0a-4f5e-9d43-7a1c2b3d4e5f';
 
@@ -39,6 +39,15 @@ export const userIdOf = (workspaceId: string, email: string) =>
   uuidv5(`user:${workspaceId}:${email.toLowerCase()}`, namespace);
 export const serviceAccountIdOf = (workspaceId: string, clientId: string) =>
   uuidv5(`service-account:${workspaceId}:${clientId}`, namespace);
+
+/** Whether a stored record (indexed for the lists already) holds these values already. */
+function unchanged(before: object | undefined, fields: object): boolean {
+  if (!before || !isIndexed(before)) return false;
+  const stored = before as Record<string, unknown>;
+  return Object.entries(fields).every(
+    ([key, value]) => JSON.stringify(stored[key]) === JSON.stringify(value),
+  );
+}
 
 export async function provisionWorkspace(spec: WorkspaceSpec): Promise<WorkspaceRecord> {
   if (!isWorkspaceRealm(spec.realm)) {
@@ -58,17 +67,25 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     updated_at: now,
     lock_version: existing ? existing.lock_version + 1 : 0,
   };
-  const units: TableWrite[][] = [[...workspaceWrites(workspace, existing), realmWrite(spec.realm)]];
+  // Re-applying an unchanged description writes nothing: no new versions at every start.
+  const units: TableWrite[][] = [
+    unchanged(existing, { name: spec.name, realm: spec.realm, status: spec.status })
+      ? [realmWrite(spec.realm)]
+      : [...workspaceWrites(workspace, existing), realmWrite(spec.realm)],
+  ];
   // One Query for the principals that already exist, not a GetItem per user and client.
   const existingPrincipals = new Map((await listPrincipals(id)).map((p) => [p.id, p]));
 
-  const principal = (
-    principalId: string,
-    fields: Omit<
-      PrincipalRecord,
-      'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'
-    >,
-  ): PrincipalRecord => {
+  type Fields = Omit<
+    PrincipalRecord,
+    'id' | 'workspace_id' | 'created_at' | 'updated_at' | 'lock_version' | 'status'
+  >;
+  /** The principal's writes, or none when it is stored with these fields already. */
+  const principalUnit = (principalId: string, fields: Fields): TableWrite[] => {
+    const before = existingPrincipals.get(principalId);
+    return unchanged(before, fields) ? [] : principalWrites(principal(principalId, fields), before);
+  };
+  const principal = (principalId: string, fields: Fields): PrincipalRecord => {
     const before = existingPrincipals.get(principalId);
     return {
       ...before,
@@ -88,24 +105,20 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
     const before = existingPrincipals.get(userId);
     const unit: TableWrite[] = [];
     units.push(unit);
-    unit.push(
-      ...principalWrites(
-        principal(userId, {
-          kind: 'user',
-          roles: user.roles,
-          email,
-          firstname: user.firstname,
-          lastname: user.lastname,
-          skill_ids: before?.skill_ids ?? [],
-          tag_ids: before?.tag_ids ?? [],
-          can_resend_set_password_email: user.password
-            ? false
-            : (before?.can_resend_set_password_email ?? true),
-        }),
-        before,
-      ),
-      emailGuardWrite(spec.realm, { email, workspace_id: id, user_id: userId }, 'put'),
-    );
+    const fields: Fields = {
+      kind: 'user',
+      roles: user.roles,
+      email,
+      firstname: user.firstname,
+      lastname: user.lastname,
+      skill_ids: before?.skill_ids ?? [],
+      tag_ids: before?.tag_ids ?? [],
+      can_resend_set_password_email: user.password ? false : (before?.can_resend_set_password_email ?? true),
+    };
+    const writes = principalUnit(userId, fields);
+    if (writes.length > 0) {
+      unit.push(...writes, emailGuardWrite(spec.realm, { email, workspace_id: id, user_id: userId }, 'put'));
+    }
     // A seeded password is (re)applied; a user without one keeps whatever they set themselves.
     if (user.password) {
       unit.push(
@@ -122,14 +135,11 @@ export async function provisionWorkspace(spec: WorkspaceSpec): Promise<Workspace
   for (const client of spec.clients) {
     const principalId = serviceAccountIdOf(id, client.client_id);
     units.push([
-      ...principalWrites(
-        principal(principalId, {
-          kind: 'service_account',
-          roles: client.roles,
-          client_id: client.client_id,
-        }),
-        existingPrincipals.get(principalId),
-      ),
+      ...principalUnit(principalId, {
+        kind: 'service_account',
+        roles: client.roles,
+        client_id: client.client_id,
+      }),
       clientWrite(spec.realm, {
         clientId: client.client_id,
         clientSecret: client.client_secret,

@@ -136,11 +136,18 @@ export const userRoutes = [
       'are never listed. Without `status` only ACTIVE users are listed; `status=ALL` lists every ' +
       'status.\n\n' +
       'Default order: `lastname`, then `firstname`, both ascending, ties by `id`. Names and e-mails ' +
-      'are ordered alphabetically, letter case aside (`brandt` sorts between `Bauer` and `Busch`).\n\n' +
+      'are ordered alphabetically with letter case and accents aside and numbers by value (`brandt` ' +
+      'sorts between `Bauer` and `Busch`, `Öztürk` with `Ozturk`); a descending order is the exact ' +
+      'reverse, ties included.\n\n' +
       '`role` takes a role name in any letter case, and a name that is no role is 422; `role_ids` ' +
       'takes ids of GET /api/v2/roles, and an id that names no role matches nothing (no error), as ' +
       'does an unknown id in `skill_ids`. `tag_names` compares whole tag names, regardless of letter ' +
-      'case. Skill definitions and tags that were deleted no longer match.',
+      'case and accents. Skill definitions and tags that were deleted no longer match.\n\n' +
+      '**Cost:** a page reads its own entries of the users index and its items; its total is a counter ' +
+      'with `status` and one role (`role` or one `role_ids` value). `search` reads the users matching ' +
+      'its longest word. Several roles, `skill_ids`, `tag_names` or `updated_from`/`updated_to` count ' +
+      'their total by reading every index entry of the listed statuses (never the items): slower on ' +
+      'large workspaces.',
     examples: {
       query: 'role=technician&tag_names=Night%20shift&sort=last_name:asc&sort=first_name:asc',
       response: onePage(lukas),
