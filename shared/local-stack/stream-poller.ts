@@ -8,16 +8,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
   type GetRecordsCommandOutput,
   GetShardIteratorCommand,
+  ListStreamsCommand,
   type AttributeValue as SdkAttributeValue,
   type _Record as SdkRecord,
   type Shard,
+  ResourceNotFoundException as StreamsResourceNotFound,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
@@ -101,7 +102,6 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     credentials: LOCAL_CREDENTIALS,
     ...deadlineConfig(),
   };
-  const dynamodb = withTotalDeadline(new DynamoDBClient(clientConfig));
   const streams = withTotalDeadline(new DynamoDBStreamsClient(clientConfig));
   const abort = new AbortController();
   const send = { abortSignal: abort.signal };
@@ -176,16 +176,26 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   async function refresh(): Promise<void> {
     lastRefresh = Date.now();
     refreshRequested = false;
+    // ListStreams, not DescribeTable: DynamoDB Local computes a table's item counts and sizes
+    // (of every index too) on each DescribeTable, which took over a second at 20,000 users and,
+    // once a second, stalled every request queued behind it.
     let latest: string | undefined;
     try {
-      const table = await dynamodb.send(new DescribeTableCommand({ TableName: opts.tableName }), send);
-      latest = table.Table?.LatestStreamArn;
-      missingTableLogged = false;
+      const listed = await streams.send(new ListStreamsCommand({ TableName: opts.tableName }), send);
+      // A recreated table lists its old streams too; the newest label is the live one.
+      latest = (listed.Streams ?? [])
+        .filter((stream) => stream.StreamArn !== undefined)
+        .sort((a, b) => String(a.StreamLabel).localeCompare(String(b.StreamLabel)))
+        .at(-1)?.StreamArn;
     } catch (error) {
-      if (!(error instanceof ResourceNotFoundException)) throw error;
+      if (!(error instanceof StreamsResourceNotFound)) throw error;
+    }
+    if (latest === undefined) {
       if (!missingTableLogged)
-        log('table does not exist (yet); waiting for it', { tableName: opts.tableName });
+        log('table or its stream does not exist (yet); waiting for it', { tableName: opts.tableName });
       missingTableLogged = true;
+    } else {
+      missingTableLogged = false;
     }
     if (latest !== streamArn) {
       // New stream (first start, or the table was recreated): shard state of the old one is meaningless.
@@ -470,7 +480,6 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     .finally(() => {
       for (const waiter of waiters) waiter.reject(new Error('stream poller stopped before it drained'));
       waiters = [];
-      dynamodb.destroy();
       streams.destroy();
     });
 
