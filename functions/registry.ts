@@ -14,4 +14,5 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   skills: () => import('./skills/handler.ts'),
   'audit-logs': () => import('./audit-logs/handler.ts'),
   admin: () => import('./admin/handler.ts'),
+  webhooks: () => import('./webhooks/handler.ts'),
 };

@@ -24,6 +24,7 @@ export const groupTableAccess = {
   'audit-logs': 'read',
   // The control plane writes workspaces, owners, realms and clients (workspace-admin.store.ts).
   admin: 'read-write',
+  webhooks: 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {

@@ -21,6 +21,16 @@ export interface RuntimeConfig {
   region: string;
   /** Seconds that per-container caches (workspace state, principal roles) may serve stale data. */
   authCacheSeconds: number;
+  webhooks: {
+    /** The delivery queue (the dispatcher sends to it, the worker re-sends retries and hops). */
+    queueUrl?: string;
+    /** FSM_WEBHOOK_ALLOW_LOCAL=true: plain http and loopback destinations (development only). */
+    allowLocal: boolean;
+    /** FSM_TIME_SCALE: multiplies every delay of the retry schedule (tests run it fast). */
+    timeScale: number;
+    /** FSM_WEBHOOK_DNS_SERVERS (`host:port`, comma-separated): resolve destinations there. */
+    dnsServers?: string[];
+  };
 }
 
 let cached: RuntimeConfig | undefined;
@@ -42,6 +52,14 @@ export function config(): RuntimeConfig {
     },
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1',
     authCacheSeconds: Number(env.FSM_AUTH_CACHE_SECONDS ?? 5),
+    webhooks: {
+      queueUrl: env.FSM_WEBHOOK_QUEUE_URL || undefined,
+      allowLocal: env.FSM_WEBHOOK_ALLOW_LOCAL === 'true',
+      timeScale: positiveNumber(env.FSM_TIME_SCALE, 1),
+      dnsServers: env.FSM_WEBHOOK_DNS_SERVERS
+        ? env.FSM_WEBHOOK_DNS_SERVERS.split(',').map((s) => s.trim())
+        : undefined,
+    },
   };
   return cached;
 }
@@ -49,6 +67,11 @@ export function config(): RuntimeConfig {
 /** Forget the cached configuration (the local stack calls this after it has set the environment). */
 export function resetConfig(): void {
   cached = undefined;
+}
+
+function positiveNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 function stripSlash(url: string): string {

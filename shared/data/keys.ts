@@ -22,7 +22,9 @@ export type CollectionName =
   | 'PRINCIPAL'
   | 'CREDENTIAL'
   | 'EVENT'
-  | 'AUDIT';
+  | 'AUDIT'
+  | 'WEBHOOK'
+  | 'WEBHOOK_FAILURE';
 
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
@@ -73,6 +75,11 @@ export const keys = {
    * itself stays the one source of its state).
    */
   workspaceIndex: (workspaceId: WorkspaceId) => ({ pk: 'WORKSPACES', sk: workspaceId }),
+  /** One row per webhook message that failed at least once; sort key = the delivery id. */
+  webhookFailure: (workspaceId: WorkspaceId, deliveryId: string) => ({
+    pk: collectionPk(workspaceId, 'WEBHOOK_FAILURE'),
+    sk: deliveryId,
+  }),
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */
   client: (realm: string, clientId: string) => ({ pk: `REALM#${realm}#CLIENT`, sk: clientId }),

@@ -11,10 +11,12 @@
  * | TAG       | name → gsi1, color → gsi2, created_at → gsi4, updated_at → gsi5, usage_count byUsage → gsi6 (counter items), id → base | |        |        |
  * | SKILL     | name → gsi1, skill_type → gsi2, short_key → gsi3, created_at → gsi4, updated_at → gsi5, id → base        |         |                |        |
  * | WORKSPACE | id → gsi1, created_at → gsi4 (platform scope)                                                           |         |                |        |
+ * | WEBHOOK   | created_at → gsi4, updated_at → gsi5, id → base                                                          |         |                |        |
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
+import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
 import type { PrincipalRecord, WorkspaceRecord } from './directory.store.ts';
 import { collectionPk, type ListScope } from './keys.ts';
 import type { ListSpec, OrderPattern } from './list-index.ts';
@@ -65,6 +67,13 @@ export const areaList: ListSpec<Area> = {
     id: byId(),
   },
   basePartition: (scope) => collectionPk(workspaceOf(scope), 'AREA'),
+};
+
+export const webhookEndpointList: ListSpec<StoredWebhookEndpoint> = {
+  name: 'WEBHOOK',
+  listed: () => true,
+  orders: { created_at: byCreation(), updated_at: byChange(), id: byId() },
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'WEBHOOK'),
 };
 
 export const tagList: ListSpec<StoredTag> = {

@@ -28,6 +28,8 @@ export interface VersionedResource {
 export interface ResourceStore<T extends VersionedResource> {
   /** One GetItem; undefined when absent in this workspace. */
   get(workspaceId: WorkspaceId, id: string): Promise<T | undefined>;
+  /** The same, strongly consistent: what was written last (a rotated secret, a disabled flag). */
+  getConsistent(workspaceId: WorkspaceId, id: string): Promise<T | undefined>;
   /** The whole collection of the workspace (one Query per 1 MB): for setup work, never for a list. */
   list(workspaceId: WorkspaceId): Promise<T[]>;
   /** One page of the collection through its list indexes (list-read.ts). */
@@ -64,6 +66,9 @@ export function resourceStore<T extends VersionedResource>(
     key,
     async get(workspaceId, id) {
       return (await getRecord(key(workspaceId, id))) as T | undefined;
+    },
+    async getConsistent(workspaceId, id) {
+      return (await getRecord(key(workspaceId, id), { consistent: true })) as T | undefined;
     },
     async list(workspaceId) {
       return (await queryPartition(collectionPk(workspaceId, collection))) as T[];

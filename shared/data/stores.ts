@@ -5,10 +5,17 @@
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
-import { areaList, skillList, tagList } from './lists.ts';
+import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
+import { areaList, skillList, tagList, webhookEndpointList } from './lists.ts';
 import { resourceStore } from './resource-store.ts';
 
 export const areaStore = resourceStore<Area>('area', 'AREA', areaList);
 /** Tag items hold no usage_count: that is a counter of its own (tag-usage.store.ts). */
 export const tagStore = resourceStore<StoredTag>('tag', 'TAG', tagList);
 export const skillStore = resourceStore<Skill>('skill', 'SKILL', skillList);
+/** Endpoint items hold their signing secret: services strip it from every representation. */
+export const webhookEndpointStore = resourceStore<StoredWebhookEndpoint>(
+  'webhook_endpoint',
+  'WEBHOOK',
+  webhookEndpointList,
+);

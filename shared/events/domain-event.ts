@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuthenticatedContext } from '../http/request-context.ts';
+import type { EventType } from './event-registry.ts';
 
 export type Actor = { type: 'USER'; id: string } | { type: 'SYSTEM' };
 
@@ -47,7 +48,7 @@ export function previousAttributes(
  */
 export function systemEvent(
   workspaceId: string,
-  type: string,
+  type: EventType,
   resource: { type: string; id: string },
   object: Record<string, unknown>,
   previous?: Record<string, unknown>,
@@ -67,7 +68,7 @@ export function systemEvent(
 
 export function domainEvent(
   ctx: AuthenticatedContext,
-  type: string,
+  type: EventType,
   resource: { type: string; id: string },
   object: Record<string, unknown>,
   previous?: Record<string, unknown>,

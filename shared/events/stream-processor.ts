@@ -17,6 +17,7 @@ export async function processStreamBatch(
   consumers: readonly EventConsumer[],
   log: (message: string, details: Record<string, unknown>) => void = () => {},
 ): Promise<DynamoDBBatchResponse> {
+  for (const consumer of consumers) consumer.beginBatch?.();
   for (const record of batch.Records) {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) continue;

@@ -22,12 +22,14 @@ import { fileSigningKeyStore } from '../identity/signing-keys.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
 import { createAppServer } from '../server/app-server.ts';
+import { processDeliveryMessage } from '../webhooks/delivery-worker.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
 import { startAwsEmulators } from './aws-emulators.ts';
 import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
+import { startQueuePoller } from './queue-poller.ts';
 import { applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
 import { startStreamPoller } from './stream-poller.ts';
 
@@ -59,8 +61,15 @@ export interface LocalStack {
 
 export const localTableName = 'fsm';
 export const localBucketName = 'fsm-uploads';
-/** Webhook delivery queues; their retry steps are designed in the infrastructure issue. */
-export const localQueues = [{ name: 'fsm-webhook-delivery' }, { name: 'fsm-webhook-delivery-dlq' }];
+/**
+ * The webhook delivery queue and its dead-letter queue. Waiting deliveries are delayed messages,
+ * never in flight (docs/webhook-delivery.md); the visibility timeout only bounds how long a
+ * crashed attempt keeps its message hidden: one attempt is at most 3 s + 5 s.
+ */
+export const localQueues = [
+  { name: 'fsm-webhook-delivery', attributes: { VisibilityTimeout: '20' } },
+  { name: 'fsm-webhook-delivery-dlq' },
+];
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const progress = options.progress ?? (() => {});
@@ -100,7 +109,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resetDynamoClient();
 
     progress('creating the table, queues and bucket');
-    await createResources({
+    const { queueUrls } = await createResources({
       dynamodbEndpoint: dynamodb.endpoint,
       awsEndpoint: aws.endpoint,
       region: config().region,
@@ -108,6 +117,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       queues: localQueues,
       bucketName: localBucketName,
     });
+    process.env.FSM_WEBHOOK_QUEUE_URL = queueUrls['fsm-webhook-delivery'];
+    resetConfig();
 
     progress('applying the seed');
     await applySeed(seed);
@@ -144,6 +155,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log: (message, details) => logger.warn(message, details),
     });
     stops.unshift(() => poller.stop());
+
+    const deliveries = startQueuePoller({
+      endpoint: aws.endpoint,
+      region: config().region,
+      queueUrl: queueUrls['fsm-webhook-delivery'] ?? '',
+      deadLetterQueueUrl: queueUrls['fsm-webhook-delivery-dlq'] ?? '',
+      handle: (body) => processDeliveryMessage(body, (message, details) => logger.warn(message, details)),
+      log: (message, details) => logger.warn(message, details),
+    });
+    stops.unshift(() => deliveries.stop());
 
     return {
       baseUrl,

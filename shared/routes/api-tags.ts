@@ -12,6 +12,8 @@ export const apiTags = {
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
+  Webhooks:
+    'Endpoints that receive signed event deliveries, the event catalog they subscribe from, test sends and delivery failures.',
   Admin: 'The platform operator control plane (/admin-v1): workspaces, their state and their API clients.',
   Platform: 'Health, this document, its reference page and the problem type descriptions. No token needed.',
 } as const;

@@ -33,6 +33,7 @@ export interface CrudResource<
   List extends z.ZodType,
   Create extends z.ZodType,
   Update extends z.ZodType,
+  Created extends z.ZodType = Item,
 > {
   group: G;
   /** Collection path, e.g. `/api/v2/areas`. */
@@ -46,7 +47,18 @@ export interface CrudResource<
   tag: ApiTag;
   readGrants: readonly Grant[];
   writeGrants: readonly Grant[];
-  schemas: { listQuery: Q; idParams: P; item: Item; list: List; create: Create; update: Update };
+  /** Grants of create when they differ from writeGrants (`webhooks:create`). */
+  createGrants?: readonly Grant[];
+  schemas: {
+    listQuery: Q;
+    idParams: P;
+    item: Item;
+    list: List;
+    create: Create;
+    update: Update;
+    /** The create answer, when it differs from a read (a secret shown only once). */
+    created?: Created;
+  };
   docs: CrudDocs;
   /**
    * One record as read, and bodies that create and update it (checked against the schemas);
@@ -56,7 +68,7 @@ export interface CrudResource<
     item: z.input<Item>;
     create: z.input<Create>;
     update: z.input<Update>;
-    created?: z.input<Item>;
+    created?: z.input<Created>;
   };
 }
 
@@ -75,7 +87,8 @@ export function crudRoutes<
   List extends z.ZodType,
   Create extends z.ZodType,
   Update extends z.ZodType,
->(resource: CrudResource<G, C, I, Q, P, Item, List, Create, Update>) {
+  Created extends z.ZodType = Item,
+>(resource: CrudResource<G, C, I, Q, P, Item, List, Create, Update, Created>) {
   const {
     group,
     collection,
@@ -85,6 +98,7 @@ export function crudRoutes<
     tag,
     readGrants,
     writeGrants,
+    createGrants,
     schemas,
     docs,
     examples,
@@ -113,12 +127,12 @@ export function crudRoutes<
       summary: `Create ${article(singular)} ${singular}`,
       description: describe(docs.create),
       examples: { request: examples.create, response: examples.created ?? examples.item },
-      grants: writeGrants,
+      grants: createGrants ?? writeGrants,
       body: schemas.create,
       success: {
         status: 201,
         description: `The created ${singular}; Location names it.`,
-        schema: schemas.item,
+        schema: schemas.created ?? schemas.item,
       },
     },
     {

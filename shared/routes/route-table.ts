@@ -12,6 +12,7 @@ import { platformRoutes } from './groups/platform.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
 import { userRoutes } from './groups/users.routes.ts';
+import { webhookRoutes } from './groups/webhooks.routes.ts';
 
 export const routes = [
   ...platformRoutes,
@@ -20,6 +21,7 @@ export const routes = [
   ...userRoutes,
   ...skillRoutes,
   ...auditLogRoutes,
+  ...webhookRoutes,
   ...adminRoutes,
 ] as const;
 

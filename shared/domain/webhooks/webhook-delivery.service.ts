@@ -1,0 +1,124 @@
+/**
+ * What a user does by hand with deliveries: send the test event, list the failures, redeliver
+ * one failed message. Both sends are synchronous single attempts through the same code as the
+ * worker's (attempt.ts): the same SSRF checks, signature and deadlines; neither is retried.
+ */
+import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { webhookEndpointStore } from '../../data/stores.ts';
+import {
+  type DeliveryFailureRecord,
+  getFailure,
+  pageOfFailures,
+  rowExpiry,
+  saveFailure,
+} from '../../data/webhook-failure.store.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
+import { testEventType } from '../../events/event-registry.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { notFound, ProblemError } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { type AttemptOutcome, attemptDelivery } from '../../webhooks/attempt.ts';
+import { outcomeFields } from '../../webhooks/delivery-worker.ts';
+import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
+import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failure.schema.ts';
+import { writeEndpoint } from './webhook-endpoint.service.ts';
+
+/** POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. */
+export async function sendTest(ctx: AuthenticatedContext, endpointId: string) {
+  const endpoint = await webhookEndpointStore.get(ctx.workspaceId, endpointId);
+  if (!endpoint) throw notFound('No webhook endpoint with this id exists.');
+  const deliveryId = randomUUID();
+  const event: DomainEvent = {
+    id: uuidv7(),
+    type: testEventType,
+    occurred_at: new Date().toISOString(),
+    workspace_id: ctx.workspaceId,
+    actor: { type: 'USER', id: ctx.principal.id },
+    request: { id: ctx.requestId, correlation_id: ctx.correlationId },
+    resource: { type: 'webhook_endpoint', id: endpoint.id },
+    data: {
+      object: {
+        id: endpoint.id,
+        endpoint_id: endpoint.id,
+        message: 'A test event sent from the API: if it arrived, this endpoint works.',
+      },
+    },
+  };
+  const body = withDeliveryId(prepareEnvelope(event), deliveryId);
+  const outcome = await attemptDelivery(endpoint, { id: deliveryId, body, requestId: ctx.correlationId });
+  if (!outcome.ok) {
+    await saveFailure(ctx.workspaceId, {
+      id: deliveryId,
+      endpoint_id: endpoint.id,
+      event_id: event.id,
+      event_type: testEventType,
+      retry_state: 'FAILED',
+      attempts: 1,
+      first_failed_at: outcome.at,
+      expires_at: rowExpiry(outcome.at),
+      body,
+      ...outcomeFields(outcome),
+    });
+  }
+  // Exactly one write, so lock_version advances by exactly one.
+  await writeEndpoint(ctx, endpointId, undefined, (current) => ({
+    ...current,
+    last_test_tried_at: outcome.at,
+    test_was_successful: outcome.ok,
+  }));
+  return { last_test_tried_at: outcome.at, test_was_successful: outcome.ok };
+}
+
+export function toFailure(row: DeliveryFailureRecord): DeliveryFailure {
+  const { body: _body, ...published } = row;
+  return published;
+}
+
+export async function listFailures(
+  ctx: AuthenticatedContext,
+  query: z.output<typeof DeliveryFailureListQuery>,
+) {
+  const { items, total } = await pageOfFailures(ctx.workspaceId, {
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+    ...(query.endpoint_id ? { endpointId: query.endpoint_id } : {}),
+  });
+  return { items: items.map(toFailure), page: pageOf(total, query) };
+}
+
+/**
+ * Sends the failed message again, now, with its original webhook-id and body, signed with the
+ * endpoint's current secret. The row records the attempt: SUCCEEDED_AFTER_RETRY when it got
+ * through; otherwise its state stays and attempts and the last answer move on.
+ */
+export async function redeliver(ctx: AuthenticatedContext, deliveryId: string): Promise<DeliveryFailure> {
+  const row = await getFailure(ctx.workspaceId, deliveryId);
+  if (!row) throw notFound('No delivery failure with this id exists.');
+  const endpoint = await webhookEndpointStore.getConsistent(ctx.workspaceId, row.endpoint_id);
+  if (!endpoint) {
+    throw new ProblemError('resource-conflict', {
+      detail: 'The endpoint of this delivery was deleted; there is nowhere to redeliver it.',
+    });
+  }
+  if (row.retry_state === 'PENDING') {
+    throw new ProblemError('resource-conflict', {
+      detail: `This delivery is still being retried (next attempt at ${row.next_attempt_at}); redeliver it after it has settled.`,
+    });
+  }
+  const outcome: AttemptOutcome = await attemptDelivery(endpoint, {
+    id: row.id,
+    body: row.body,
+    requestId: ctx.correlationId,
+  });
+  const { last_error: _error, last_response: _response, last_status_code: _status, ...rest } = row;
+  const next: DeliveryFailureRecord = {
+    ...rest,
+    ...outcomeFields(outcome),
+    attempts: row.attempts + 1,
+    retry_state: outcome.ok ? 'SUCCEEDED_AFTER_RETRY' : row.retry_state,
+  };
+  await saveFailure(ctx.workspaceId, next);
+  return toFailure(next);
+}

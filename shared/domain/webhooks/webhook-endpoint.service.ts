@@ -1,0 +1,229 @@
+/**
+ * Webhook endpoint rules: creation with a fresh secret (returned once), merge-patch edits,
+ * rotation, deletion, the list, and the event catalog. The destination is checked on every save
+ * (SSRF rules) and again before every attempt; subscriptions are checked against the
+ * workspace's event catalog. Changes emit webhook_endpoint.* events, which the audit log records
+ * and webhooks never deliver (event-registry.ts).
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { config } from '../../config.ts';
+import { webhookEndpointStore } from '../../data/stores.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { webhookCatalog } from '../../events/event-registry.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { destinationProblemOnSave } from '../../webhooks/destination.ts';
+import { newSecret } from '../../webhooks/signature.ts';
+import { matchesSomeEvent, patternSyntaxProblem } from '../../webhooks/subscription-pattern.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import {
+  type CreateWebhookEndpointSchema,
+  maxEndpointsPerWorkspace,
+  type StoredWebhookEndpoint,
+  type UpdateWebhookEndpointSchema,
+  type WebhookEndpoint,
+  type WebhookEndpointListQuery,
+} from './webhook-endpoint.schema.ts';
+
+const resource = (id: string) => ({ type: 'webhook_endpoint', id });
+
+/** The event names of the workspace's catalog (generic events today; plugins and custom objects later). */
+function catalogTypes(_workspaceId: string): string[] {
+  return webhookCatalog().map((entry) => entry.type);
+}
+
+export function listEventTypes(ctx: AuthenticatedContext) {
+  void ctx;
+  return { items: webhookCatalog() };
+}
+
+/** The representation: never the secret, never the last test's internals. */
+export function toEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
+  const catalog = catalogTypes('');
+  return {
+    id: stored.id,
+    display_name: stored.display_name,
+    endpoint_url: stored.endpoint_url,
+    signature_scheme: stored.signature_scheme,
+    enabled: stored.enabled,
+    retry: stored.retry,
+    subscriptions: stored.subscriptions,
+    invalid_subscriptions: stored.subscriptions.filter((pattern) => !matchesSomeEvent(pattern, catalog)),
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+    lock_version: stored.lock_version,
+  };
+}
+
+/** What a domain event carries: the representation (secrets stay out of the audit log). */
+const eventObject = (stored: StoredWebhookEndpoint) =>
+  toEndpoint(stored) as unknown as Record<string, unknown>;
+
+function subscriptionErrors(workspaceId: string, subscriptions: readonly string[]): FieldError[] {
+  const catalog = catalogTypes(workspaceId);
+  const errors: FieldError[] = [];
+  subscriptions.forEach((pattern, index) => {
+    const syntax = patternSyntaxProblem(pattern);
+    if (syntax) {
+      errors.push({ type: 'field-invalid', pointer: `#/subscriptions/${index}`, detail: syntax.reason });
+    } else if (!matchesSomeEvent(pattern, catalog)) {
+      errors.push({
+        type: 'field-invalid',
+        pointer: `#/subscriptions/${index}`,
+        detail: `matches no event of this workspace (see GET /api/v2/webhooks/event-types): ${pattern}`,
+      });
+    }
+  });
+  return errors;
+}
+
+async function destinationErrors(url: string): Promise<FieldError[]> {
+  const { allowLocal, dnsServers } = config().webhooks;
+  const problem = await destinationProblemOnSave(url, { allowLocal, ...(dnsServers ? { dnsServers } : {}) });
+  return problem ? [{ type: 'field-invalid', pointer: '#/endpoint_url', detail: problem }] : [];
+}
+
+async function checkOrThrow(
+  workspaceId: string,
+  url: string | undefined,
+  subscriptions: readonly string[] | undefined,
+) {
+  const errors = [
+    ...(url !== undefined ? await destinationErrors(url) : []),
+    ...(subscriptions ? subscriptionErrors(workspaceId, subscriptions) : []),
+  ];
+  if (errors.length > 0) throw validationProblem(errors);
+}
+
+export async function listEndpoints(
+  ctx: AuthenticatedContext,
+  query: z.output<typeof WebhookEndpointListQuery>,
+) {
+  const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
+  if (query.definition_id !== undefined) {
+    // Subscriptions scoped to a custom-object definition arrive with custom objects; until then
+    // no endpoint holds one, and the answer is an empty page without reading the collection.
+    return { items: [], page: pageOf(0, query) };
+  }
+  const { items, total } = await webhookEndpointStore.page(ctx.workspaceId, {
+    order: [{ field: 'created_at', direction: 'asc' }],
+    ...request,
+  });
+  return { items: items.map(toEndpoint), page: pageOf(total, query) };
+}
+
+async function findOrThrow(ctx: AuthenticatedContext, id: string): Promise<StoredWebhookEndpoint> {
+  const endpoint = await webhookEndpointStore.get(ctx.workspaceId, id);
+  if (!endpoint) throw notFound();
+  return endpoint;
+}
+
+export async function getEndpoint(ctx: AuthenticatedContext, id: string): Promise<WebhookEndpoint> {
+  return toEndpoint(await findOrThrow(ctx, id));
+}
+
+export async function createEndpoint(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateWebhookEndpointSchema>,
+): Promise<WebhookEndpoint & { secret: string }> {
+  await checkOrThrow(ctx.workspaceId, input.endpoint_url, input.subscriptions);
+  const { total } = await webhookEndpointStore.page(ctx.workspaceId, {
+    order: [{ field: 'id', direction: 'asc' }],
+    page: 0,
+    size: 1,
+  });
+  if (total >= maxEndpointsPerWorkspace) {
+    throw new ProblemError('resource-conflict', {
+      detail: `A workspace holds at most ${maxEndpointsPerWorkspace} webhook endpoints; delete one first.`,
+    });
+  }
+  const now = new Date().toISOString();
+  const endpoint: StoredWebhookEndpoint = {
+    id: uuidv7(),
+    display_name: input.display_name,
+    endpoint_url: input.endpoint_url,
+    signature_scheme: input.signature_scheme ?? 'HMAC_SHA256',
+    enabled: input.enabled ?? true,
+    retry: input.retry ?? true,
+    subscriptions: input.subscriptions ?? [],
+    invalid_subscriptions: [],
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+    secret: newSecret(),
+  };
+  await webhookEndpointStore.create(
+    ctx.workspaceId,
+    endpoint,
+    domainEvent(ctx, 'webhook_endpoint.created', resource(endpoint.id), eventObject(endpoint)),
+  );
+  return { ...toEndpoint(endpoint), secret: endpoint.secret };
+}
+
+/** A write of the stored endpoint that keeps the lock_version rules (versioned-write.ts). */
+export async function writeEndpoint(
+  ctx: AuthenticatedContext,
+  id: string,
+  expectedVersion: number | undefined,
+  apply: (current: StoredWebhookEndpoint) => StoredWebhookEndpoint,
+) {
+  return updateVersioned<StoredWebhookEndpoint>({
+    key: `webhook_endpoint:${ctx.workspaceId}:${id}`,
+    load: () => webhookEndpointStore.get(ctx.workspaceId, id),
+    expectedVersion,
+    apply,
+    save: (next, current) =>
+      webhookEndpointStore.replace(
+        ctx.workspaceId,
+        next,
+        current,
+        domainEvent(
+          ctx,
+          'webhook_endpoint.updated',
+          resource(id),
+          eventObject(next),
+          previousAttributes(eventObject(current), eventObject(next)),
+        ),
+      ),
+  });
+}
+
+export async function updateEndpoint(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateWebhookEndpointSchema>,
+): Promise<WebhookEndpoint> {
+  await checkOrThrow(ctx.workspaceId, patch.endpoint_url, patch.subscriptions);
+  const { after } = await writeEndpoint(
+    ctx,
+    id,
+    patch.lock_version,
+    (current) =>
+      mergePatch(current as unknown as Record<string, unknown>, patch) as unknown as StoredWebhookEndpoint,
+  );
+  return toEndpoint(after);
+}
+
+/** A new secret at once: the next attempt (read just before it is made) signs with it. */
+export async function rotateSecret(
+  ctx: AuthenticatedContext,
+  id: string,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const secret = newSecret();
+  const { after } = await writeEndpoint(ctx, id, undefined, (current) => ({ ...current, secret }));
+  return { ...toEndpoint(after), secret };
+}
+
+export async function deleteEndpoint(ctx: AuthenticatedContext, id: string): Promise<void> {
+  await deleteExisting<StoredWebhookEndpoint>({
+    load: () => webhookEndpointStore.get(ctx.workspaceId, id),
+    remove: (current) =>
+      webhookEndpointStore.remove(
+        ctx.workspaceId,
+        current,
+        domainEvent(ctx, 'webhook_endpoint.deleted', resource(id), eventObject(current)),
+      ),
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Every event the service emits, in one place. The webhook event catalog
+ * (GET /api/v2/webhooks/event-types), subscription validation and the dispatcher read it;
+ * `domainEvent` and `systemEvent` accept only these names (a typo or an unregistered event does
+ * not compile), and event-registry.test.ts scans the sources for emitted names as well.
+ * A new resource registers its events here; custom objects and plugins will add theirs per
+ * workspace (webhookCatalog below).
+ */
+
+export interface EventRegistration {
+  /** What happened, for the catalog and the OpenAPI document. */
+  description: string;
+  /**
+   * false: recorded in the audit log only, never delivered to webhooks (changes of webhook
+   * endpoints themselves: an endpoint must not receive news of its own configuration).
+   */
+  webhook: boolean;
+}
+
+const generic = <const R extends string>(resource: R, label: string) =>
+  ({
+    [`${resource}.created`]: { description: `${label} created.`, webhook: true },
+    [`${resource}.updated`]: { description: `${label} changed.`, webhook: true },
+    [`${resource}.deleted`]: { description: `${label} deleted; the record is gone.`, webhook: true },
+  }) as Record<`${R}.${'created' | 'updated' | 'deleted'}`, EventRegistration>;
+
+export const eventRegistry = {
+  ...generic('area', 'An area was'),
+  ...generic('tag', 'A tag was'),
+  ...generic('skill', 'A skill was'),
+  'user.created': { description: 'A user was invited or created.', webhook: true },
+  'user.updated': {
+    description: 'A user changed: fields, roles, skills, tags, status (activation, deactivation, blocking).',
+    webhook: true,
+  },
+  'tenant.created': { description: 'The workspace was created (admin plane).', webhook: true },
+  'tenant.updated': { description: 'The workspace record changed.', webhook: true },
+  'webhook_endpoint.created': { description: 'A webhook endpoint was created.', webhook: false },
+  'webhook_endpoint.updated': {
+    description: 'A webhook endpoint changed, or its secret was rotated.',
+    webhook: false,
+  },
+  'webhook_endpoint.deleted': { description: 'A webhook endpoint was deleted.', webhook: false },
+} as const satisfies Record<string, EventRegistration>;
+
+export type EventType = keyof typeof eventRegistry;
+
+/** The synthetic event of POST /api/v2/webhooks/send-test: sent regardless of subscriptions. */
+export const testEventType = 'test.webhook';
+
+export function isRegisteredEvent(type: string): type is EventType {
+  return Object.hasOwn(eventRegistry, type);
+}
+
+export interface CatalogEntry {
+  type: string;
+  resource_path: string;
+  verb: string;
+  definition_slug?: string;
+  description?: string;
+}
+
+function entryOf(type: string, description?: string): CatalogEntry {
+  const cut = type.lastIndexOf('.');
+  return {
+    type,
+    resource_path: type.slice(0, cut),
+    verb: type.slice(cut + 1),
+    ...(description ? { description } : {}),
+  };
+}
+
+/**
+ * The events a workspace's endpoints can subscribe to, sorted by name: the generic events that
+ * are delivered to webhooks. Plugin events (of enabled plugins) and custom-object events (of
+ * the workspace's definitions) join here when those modules exist.
+ */
+export function webhookCatalog(): CatalogEntry[] {
+  return Object.entries(eventRegistry as Record<string, EventRegistration>)
+    .filter(([, registration]) => registration.webhook)
+    .map(([type, registration]) => entryOf(type, registration.description))
+    .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}
+
+export function isWebhookEvent(type: string): boolean {
+  return isRegisteredEvent(type) && (eventRegistry[type] as EventRegistration).webhook;
+}

@@ -1,0 +1,86 @@
+/**
+ * The delivery queue: one SQS message per (event, endpoint) attempt. A message carries what its
+ * attempt needs except the endpoint (read fresh before every attempt: URL, secret, enabled) and
+ * is re-sent, never kept in flight, while it waits: a failed attempt sends the next one with
+ * DelaySeconds, and a message received before it is due sends itself on for the rest of the
+ * wait (a hop of at most 900 s). docs/webhook-delivery.md has the design and its cost.
+ */
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import * as z from 'zod';
+import { deadlineConfig } from '../aws/client-deadlines.ts';
+import { config } from '../config.ts';
+import { maxDelaySeconds } from './retry-schedule.ts';
+
+export const DeliveryMessageSchema = z.object({
+  /** Message format version. */
+  v: z.literal(1),
+  delivery_id: z.string(),
+  workspace_id: z.string(),
+  endpoint_id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  /** The `request-id` header: the correlation id of the request that caused the event. */
+  request_id: z.string(),
+  /** 1 for the first attempt. */
+  attempt: z.int().min(1),
+  /** When the attempt is due (ISO); absent means at once. */
+  due_at: z.string().optional(),
+  /** The exact body to POST (the envelope with this delivery's id). */
+  body: z.string(),
+});
+
+export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
+
+let client: SQSClient | undefined;
+
+function sqs(): SQSClient {
+  if (client) return client;
+  const { endpoints, region } = config();
+  client = new SQSClient({
+    region,
+    ...(endpoints.sqs
+      ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+    ...deadlineConfig(),
+  });
+  return client;
+}
+
+function queueUrl(): string {
+  const url = config().webhooks.queueUrl;
+  if (!url) throw new Error('FSM_WEBHOOK_QUEUE_URL is not set: webhook deliveries cannot be queued');
+  return url;
+}
+
+/** Whole seconds SQS can delay (at most 900); the rest is a further hop. */
+export function delaySecondsFor(waitMs: number): number {
+  return Math.max(0, Math.min(maxDelaySeconds, Math.ceil(waitMs / 1000)));
+}
+
+/** First attempts of one event, at most 10 per SendMessageBatch call. */
+export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): Promise<void> {
+  for (let start = 0; start < messages.length; start += 10) {
+    const chunk = messages.slice(start, start + 10);
+    const { Failed } = await sqs().send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(),
+        Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+      }),
+    );
+    if (Failed?.length) {
+      throw new Error(`enqueueing webhook deliveries failed: ${Failed.map((f) => f.Code).join(', ')}`);
+    }
+  }
+}
+
+/** Sends a message that waits until its due_at: the next attempt, or the next hop of a wait. */
+export async function enqueueDelayed(message: DeliveryMessage, now = Date.now()): Promise<void> {
+  const waitMs = message.due_at ? Date.parse(message.due_at) - now : 0;
+  await sqs().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl(),
+      MessageBody: JSON.stringify(message),
+      DelaySeconds: delaySecondsFor(waitMs),
+    }),
+  );
+}
