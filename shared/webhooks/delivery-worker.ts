@@ -46,7 +46,7 @@ export async function processDeliveryMessage(raw: string, log: Log = () => {}): 
 
   // Prepare: the endpoint as it is now (a rotated secret, a new URL, disabled, deleted).
   const endpoint = await webhookEndpointStore.getConsistent(message.workspace_id, message.endpoint_id);
-  if (!endpoint || !endpoint.enabled) {
+  if (!endpoint?.enabled) {
     await cancelPending(message, endpoint ? 'endpoint disabled' : 'endpoint deleted');
     return;
   }
@@ -119,7 +119,7 @@ async function recordSuccessAfterRetry(message: DeliveryMessage, outcome: Attemp
 async function cancelPending(message: DeliveryMessage, reason: string): Promise<void> {
   if (message.attempt === 1) return;
   const existing = await getFailure(message.workspace_id, message.delivery_id);
-  if (!existing || existing.retry_state !== 'PENDING') return;
+  if (existing?.retry_state !== 'PENDING') return;
   const { next_attempt_at: _never, ...rest } = existing;
   await saveFailure(message.workspace_id, { ...rest, retry_state: 'CANCELLED', last_error: reason });
 }

@@ -1,0 +1,83 @@
+/**
+ * The dispatcher offers each event to the workspace's enabled, subscribed endpoints once, and an
+ * endpoint created earlier in the same stream batch gets the events written after it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
+import type { DomainEvent } from '../events/domain-event.ts';
+import type { DeliveryMessage } from './delivery-queue.ts';
+import { webhookDispatcher } from './dispatch.ts';
+
+const event = (type: string, workspace = 'ws-1', id = `evt-${Math.random()}`): DomainEvent => ({
+  id,
+  type,
+  occurred_at: '2026-06-01T10:00:00.000Z',
+  workspace_id: workspace,
+  resource: { type: type.split('.')[0] ?? '', id: 'r-1' },
+  request: { id: 'req-1', correlation_id: 'corr-1' },
+  data: { object: { id: 'r-1' } },
+});
+
+const endpoint = (id: string, subscriptions: string[], enabled = true) =>
+  ({ id, subscriptions, enabled }) as StoredWebhookEndpoint;
+
+function setup(endpoints: Record<string, StoredWebhookEndpoint[]>) {
+  const sent: DeliveryMessage[] = [];
+  const reads: string[] = [];
+  const dispatcher = webhookDispatcher({
+    endpointsOf: async (workspaceId) => {
+      reads.push(workspaceId);
+      return endpoints[workspaceId] ?? [];
+    },
+    enqueue: async (messages) => {
+      sent.push(...messages);
+    },
+  });
+  return { dispatcher, sent, reads, endpoints };
+}
+
+describe('Webhook dispatcher', () => {
+  it('sends one message per matching enabled endpoint, with a stable delivery id and the envelope body', async () => {
+    const { dispatcher, sent } = setup({
+      'ws-1': [
+        endpoint('a', ['area.*', '*', 'area.created']),
+        endpoint('b', ['tag.*']),
+        endpoint('c', ['area.created'], false),
+      ],
+    });
+    const created = event('area.created');
+
+    dispatcher.beginBatch();
+    await dispatcher.handle(created);
+    await dispatcher.handle(created);
+
+    expect(sent.map((m) => m.endpoint_id)).toEqual(['a', 'a']);
+    expect(sent[0]?.delivery_id).toBe(sent[1]?.delivery_id);
+    expect(JSON.parse(sent[0]?.body ?? '')).toMatchObject({ type: 'area.created', id: sent[0]?.delivery_id });
+    expect(sent[0]).toMatchObject({ attempt: 1, request_id: 'corr-1', workspace_id: 'ws-1' });
+  });
+
+  it('reads endpoints once per workspace and batch, again after an endpoint changed', async () => {
+    const { dispatcher, sent, reads, endpoints } = setup({ 'ws-1': [] });
+
+    dispatcher.beginBatch();
+    await dispatcher.handle(event('area.created'));
+    endpoints['ws-1'] = [endpoint('new', ['area.created'])];
+    await dispatcher.handle(event('webhook_endpoint.created'));
+    await dispatcher.handle(event('area.created'));
+    await dispatcher.handle(event('area.created'));
+
+    expect(reads).toEqual(['ws-1', 'ws-1']);
+    expect(sent.map((m) => m.endpoint_id)).toEqual(['new', 'new']);
+  });
+
+  it('never delivers audit-only events or events of other workspaces', async () => {
+    const { dispatcher, sent } = setup({ 'ws-1': [endpoint('a', ['*'])], 'ws-2': [] });
+
+    dispatcher.beginBatch();
+    await dispatcher.handle(event('webhook_endpoint.updated'));
+    await dispatcher.handle(event('area.created', 'ws-2'));
+
+    expect(sent).toEqual([]);
+  });
+});
