@@ -29,7 +29,7 @@ export interface EnvironmentStacks {
 }
 
 export interface AddEnvironmentOptions {
-  /** Entry of the webhook delivery Lambda, once it exists (see Events.addWebhookDelivery). */
+  /** Entry of the webhook delivery Lambda (default functions/webhook-delivery/handler.ts). */
   webhookDeliveryEntry?: string;
   /** Run cdk-nag's AwsSolutions pack at synth (default true). */
   nag?: boolean;

@@ -37,10 +37,11 @@ import { tableDefinition } from '../shared/data/table-definition.ts';
 import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
 import {
-  assertRetryScheduleFitsOrThrow,
+  assertDeliverySettingsOrThrow,
+  deadLetterRetentionSeconds,
+  deliveryMaxReceiveCount,
   deliveryQueueVisibilitySeconds,
   deliveryRetentionSeconds,
-  maxDeliveryAttempts,
 } from './webhook-retries.ts';
 
 /** Browser uploads land under this prefix and stay there until the service applies them. */
@@ -115,21 +116,23 @@ export class DataStack extends Stack {
       removalPolicy,
     });
 
-    assertRetryScheduleFitsOrThrow();
+    // Settings and their reasons: webhook-retries.ts; the design: docs/webhook-delivery.md.
+    assertDeliverySettingsOrThrow();
     this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeliveryDlq', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      retentionPeriod: Duration.days(14),
+      retentionPeriod: Duration.seconds(deadLetterRetentionSeconds),
       removalPolicy,
     });
     this.webhookDeliveryQueue = new Queue(this, 'WebhookDelivery', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // Retries are visibility timeouts set per message (webhook-retries.ts), not delays.
+      // First attempts leave at once; every wait is a per-message DelaySeconds.
       deliveryDelay: Duration.seconds(0),
       visibilityTimeout: Duration.seconds(deliveryQueueVisibilitySeconds),
       retentionPeriod: Duration.seconds(deliveryRetentionSeconds),
-      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: maxDeliveryAttempts },
+      // Only messages whose runs crashed repeatedly; failed attempts are re-sent, not redriven.
+      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: deliveryMaxReceiveCount },
       removalPolicy,
     });
 

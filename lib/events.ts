@@ -1,19 +1,38 @@
 /**
- * The event side: the stream processor on the table's stream (the outbox) and, once it
- * exists, the webhook delivery Lambda on the delivery queue.
+ * The event side: the stream processor on the table's stream (the outbox), which among its
+ * consumers dispatches webhook deliveries to the delivery queue, and the webhook delivery
+ * function on that queue. Queue and function settings come from webhook-retries.ts; the design
+ * is in docs/webhook-delivery.md.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { outboxEntity } from '../shared/data/outbox.ts';
 import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
-import { streamProcessorTableActions, tableActions } from './table-access.ts';
-import { deliveryFunctionTimeoutSeconds, retryDelaysEnvValue } from './webhook-retries.ts';
+import { streamProcessorTableActions, webhookDeliveryTableActions } from './table-access.ts';
+import {
+  deliveryBatchingWindowSeconds,
+  deliveryBatchSize,
+  deliveryFunctionTimeoutSeconds,
+  deliveryMaxConcurrency,
+} from './webhook-retries.ts';
+
+/**
+ * What Lambda's event source mapping needs of the queue (AWS's documented minimum). CDK's
+ * SqsEventSource would also grant ChangeMessageVisibility and GetQueueUrl, which nothing here
+ * calls: retries are re-sent messages, never a changed visibility.
+ */
+export const deliveryQueueConsumeActions = [
+  'sqs:ReceiveMessage',
+  'sqs:DeleteMessage',
+  'sqs:GetQueueAttributes',
+] as const;
 
 export interface EventsProps {
   table: ITableV2;
@@ -21,6 +40,10 @@ export interface EventsProps {
   environment: Record<string, string>;
   /** Where the stream processor reports batches it gave up on. */
   streamFailureQueue: IQueue;
+  /** One message per (event, endpoint) attempt or hop; the dispatcher and the worker send to it. */
+  webhookDeliveryQueue: IQueue;
+  /** Entry of the delivery function; default functions/webhook-delivery/handler.ts. */
+  webhookDeliveryEntry?: string;
 }
 
 /**
@@ -35,11 +58,10 @@ export const outboxFilter = {
 
 export class Events extends Construct {
   readonly streamProcessor: ServiceFunction;
-  private readonly props: EventsProps;
+  readonly webhookDelivery: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
-    this.props = props;
     const { settings, table } = props;
 
     this.streamProcessor = new ServiceFunction(this, 'StreamProcessor', {
@@ -52,7 +74,11 @@ export class Events extends Construct {
       memorySize: settings.lambdaMemoryMb,
       timeout: Duration.seconds(60),
     });
-    this.streamProcessor.allowTable(table, streamProcessorTableActions);
+    // On the table alone: the endpoints' Query reads their base partition, never an index
+    // (allowTable would add the list indexes to any role that may Query).
+    this.streamProcessor.role.addToPolicy(
+      new PolicyStatement({ actions: [...streamProcessorTableActions], resources: [table.tableArn] }),
+    );
     this.streamProcessor.function.addEventSource(
       new DynamoEventSource(table, {
         // The outbox must not lose events written before the mapping existed.
@@ -69,27 +95,26 @@ export class Events extends Construct {
         onFailure: new SqsDlq(props.streamFailureQueue),
       }),
     );
+
+    this.webhookDelivery = this.addWebhookDelivery(props);
   }
 
   /**
-   * ── PLACE FOR THE WEBHOOK DELIVERY FUNCTION ──────────────────────────────────────────────
-   * `functions/webhook-delivery/handler.ts` does not exist yet, so nothing calls this today.
-   * When it does, pass its entry as `webhookDeliveryEntry` to ServiceStack (bin/app.ts).
-   * The handler must return an SQSBatchResponse and implement the retry contract of
-   * webhook-retries.ts (ChangeMessageVisibility per failed attempt, schedule from
-   * FSM_WEBHOOK_RETRY_DELAYS). The stream processor gets the right to enqueue deliveries here
-   * too, for the consumer that will dispatch events to webhook endpoints.
+   * The delivery function on the delivery queue, and the dispatcher's right to enqueue. The
+   * handler answers with partial batch responses: a record is reported failed only when the
+   * worker could not settle it (table or queue unreachable); a failed HTTP attempt is settled,
+   * because the worker has already re-sent the next attempt as a new delayed message.
    */
-  addWebhookDelivery(entry: string, deliveryQueue: IQueue): ServiceFunction {
-    const { settings, table } = this.props;
+  private addWebhookDelivery(props: EventsProps): ServiceFunction {
+    const { settings, table, webhookDeliveryQueue: queue } = props;
     const delivery = new ServiceFunction(this, 'WebhookDelivery', {
-      entry,
-      description: 'Webhook delivery: one HTTP attempt per message, retries by visibility timeout',
+      entry: props.webhookDeliveryEntry ?? functionEntry('webhook-delivery'),
+      description: 'Webhook delivery: one HTTP attempt per message, retries re-sent as delayed messages',
       environment: {
-        ...this.props.environment,
+        ...props.environment,
         FSM_TABLE_NAME: table.tableName,
-        FSM_WEBHOOK_QUEUE_URL: deliveryQueue.queueUrl,
-        FSM_WEBHOOK_RETRY_DELAYS: retryDelaysEnvValue(),
+        // The worker re-sends retries and hops to the queue it receives from.
+        FSM_WEBHOOK_QUEUE_URL: queue.queueUrl,
       },
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
@@ -97,20 +122,28 @@ export class Events extends Construct {
       memorySize: settings.lambdaMemoryMb,
       timeout: Duration.seconds(deliveryFunctionTimeoutSeconds),
     });
-    delivery.allowTable(table, tableActions.read);
-    delivery.function.addEventSource(
-      new SqsEventSource(deliveryQueue, {
-        batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
-        reportBatchItemFailures: true,
-        // Bounded concurrency keeps Lambda from throttling, which would burn receive counts (= attempts).
-        maxConcurrency: 20,
-      }),
+    delivery.allowTable(table, webhookDeliveryTableActions);
+    delivery.role.addToPolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
     );
-    // ChangeMessageVisibility is how a failed attempt schedules its retry.
-    deliveryQueue.grant(delivery.role, 'sqs:ChangeMessageVisibility');
-    deliveryQueue.grantSendMessages(this.streamProcessor.role);
-    this.streamProcessor.function.addEnvironment('FSM_WEBHOOK_QUEUE_URL', deliveryQueue.queueUrl);
+    // Added to the role's default policy, which the function (and so the mapping) depends on:
+    // Lambda checks these rights when the mapping is created.
+    delivery.role.addToPolicy(
+      new PolicyStatement({ actions: [...deliveryQueueConsumeActions], resources: [queue.queueArn] }),
+    );
+    delivery.function.addEventSourceMapping('DeliveryQueue', {
+      eventSourceArn: queue.queueArn,
+      batchSize: deliveryBatchSize,
+      maxBatchingWindow: Duration.seconds(deliveryBatchingWindowSeconds),
+      reportBatchItemFailures: true,
+      maxConcurrency: deliveryMaxConcurrency,
+    });
+
+    // The dispatcher's SendMessageBatch is authorised by sqs:SendMessage.
+    this.streamProcessor.role.addToPolicy(
+      new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
+    );
+    this.streamProcessor.function.addEnvironment('FSM_WEBHOOK_QUEUE_URL', queue.queueUrl);
     return delivery;
   }
 }

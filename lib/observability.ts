@@ -33,6 +33,8 @@ export interface ObservabilityProps {
   functions: Record<string, IFunction>;
   /** Queues that only fill up when something failed for good. */
   deadLetterQueues: Record<string, IQueue>;
+  /** Work queues whose oldest message, past `maxAge`, means their consumer is stuck or behind. */
+  queueAgeLimits: Record<string, { queue: IQueue; maxAge: Duration; meaning: string }>;
   httpApi: IHttpApi;
   streamProcessor: IFunction;
   targetGroup: ApplicationTargetGroup;
@@ -98,6 +100,15 @@ export class Observability extends Construct {
         queue.metricApproximateNumberOfMessagesVisible({ period: thresholds.period, statistic: 'Maximum' }),
         thresholds.dlqDepth,
         `Dead-letter queue ${name} holds messages: something failed for good and waits for an operator.`,
+      );
+    }
+
+    for (const [name, { queue, maxAge, meaning }] of Object.entries(props.queueAgeLimits)) {
+      alarm(
+        `${name}-OldestMessageAge`,
+        queue.metricApproximateAgeOfOldestMessage({ period: thresholds.period, statistic: 'Maximum' }),
+        maxAge.toSeconds(),
+        meaning,
       );
     }
 

@@ -22,15 +22,13 @@ import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
+import { oldestMessageAlarmSeconds } from './webhook-retries.ts';
 
 export interface ServiceStackProps extends StackProps {
   envName: EnvironmentName;
   settings: EnvironmentSettings;
   data: DataStack;
-  /**
-   * Entry of the webhook delivery Lambda. Undefined until functions/webhook-delivery/handler.ts
-   * exists (see Events.addWebhookDelivery); then bin/app.ts passes it.
-   */
+  /** Entry of the webhook delivery Lambda; default functions/webhook-delivery/handler.ts. */
   webhookDeliveryEntry?: string;
 }
 
@@ -81,10 +79,9 @@ export class ServiceStack extends Stack {
       settings,
       environment,
       streamFailureQueue: data.streamFailureQueue,
+      webhookDeliveryQueue: data.webhookDeliveryQueue,
+      webhookDeliveryEntry: props.webhookDeliveryEntry,
     });
-    const webhookDelivery = props.webhookDeliveryEntry
-      ? this.events.addWebhookDelivery(props.webhookDeliveryEntry, data.webhookDeliveryQueue)
-      : undefined;
 
     this.realtime = new Realtime(this, 'Realtime', {
       settings,
@@ -110,9 +107,18 @@ export class ServiceStack extends Stack {
         ),
         fallback: this.api.fallbackFunction.function,
         'stream-processor': this.events.streamProcessor.function,
-        ...(webhookDelivery ? { 'webhook-delivery': webhookDelivery.function } : {}),
+        'webhook-delivery': this.events.webhookDelivery.function,
       },
       deadLetterQueues: data.deadLetterQueues,
+      queueAgeLimits: {
+        'webhook-delivery': {
+          queue: data.webhookDeliveryQueue,
+          maxAge: Duration.seconds(oldestMessageAlarmSeconds),
+          meaning:
+            'Webhook deliveries are at least 15 minutes past due: the delivery function is stuck, ' +
+            'disabled or far behind (waiting retries are delayed messages of at most 15 minutes).',
+        },
+      },
       httpApi: this.api.httpApi,
       streamProcessor: this.events.streamProcessor.function,
       targetGroup: this.realtime.targetGroup,

@@ -42,8 +42,24 @@ export const tableActions = {
   ],
 } as const satisfies Record<TableAccess, readonly string[]>;
 
-/** The stream processor writes the audit projection with single unconditional puts. */
-export const streamProcessorTableActions = ['dynamodb:PutItem'] as const;
+/**
+ * The stream processor writes the audit projection with single unconditional puts, and the
+ * webhook dispatcher reads a workspace's endpoints with a Query of their base partition
+ * (webhookEndpointStore.list), so it is granted on the table alone, no index.
+ */
+export const streamProcessorTableActions = ['dynamodb:PutItem', 'dynamodb:Query'] as const;
+
+/**
+ * The webhook delivery worker (shared/webhooks/delivery-worker.ts): GetItem for the endpoint
+ * and the failure row (strongly consistent), and the row's writes: its first failure is a
+ * TransactWriteItems of a conditional Put (the row) and counter Updates, later ones a PutItem.
+ * No Query, BatchGetItem, DeleteItem or ConditionCheckItem: no path of the worker uses them.
+ */
+export const webhookDeliveryTableActions = [
+  'dynamodb:GetItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;
 
 /**
  * The container's identity provider keeps its sessions, grants and codes in the table

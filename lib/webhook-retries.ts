@@ -1,59 +1,128 @@
 /**
- * The webhook retry schedule and the SQS settings that follow from it.
+ * The AWS settings of webhook delivery (queue, event source, function timeout, alarm), derived
+ * from the retry schedule in shared/webhooks/retry-schedule.ts, which stays its single source.
  *
- * SQS caps DelaySeconds (per queue and per message) at 900 s, so 30 min, 1 h and 2 h cannot
- * be delays. They are visibility timeouts instead, whose cap is 12 h:
+ * Waiting deliveries are delayed messages, never in-flight ones: SQS holds only about 120,000
+ * in-flight messages per queue, so one tenant's outage parked in visibility timeouts would stall
+ * every tenant. A failed attempt re-sends the next attempt with DelaySeconds (at most 900) and
+ * its due time; a message received before it is due re-sends itself for the rest of the wait (a
+ * hop). The queue therefore needs no delay of its own, its visibility timeout only covers one
+ * run of the function, and its dead-letter queue catches only messages whose receives crashed
+ * repeatedly. Design and cost per retry step: docs/webhook-delivery.md.
  *
- *   1. A delivery is one message on the delivery queue (no delay: first attempt at once).
- *   2. Lambda receives it (ApproximateReceiveCount = attempt number) and calls the endpoint.
- *   3. On failure the function calls ChangeMessageVisibility(receipt handle,
- *      retryDelaysSeconds[attempt - 1]) and reports the message in `batchItemFailures`.
- *      Lambda leaves failed messages alone, so SQS hands it out again exactly that much later.
- *   4. After the last attempt the function sets visibility 0; the next receive exceeds
- *      maxReceiveCount and SQS moves the message to the dead-letter queue.
- *
- * No re-sends and no hop counting: every attempt is one receive, the attempt number is kept by
- * SQS, and the DLQ is SQS's own redrive. The alternatives were worse: chaining delay queues
- * reaches 2 h only by re-sending the message eight times through a 900 s queue (eight
- * invocations that do nothing), and EventBridge Scheduler adds a schedule per retry.
- *
- * Plain data (no CDK import): the delivery function gets the schedule through
- * FSM_WEBHOOK_RETRY_DELAYS, so the schedule has one source.
+ * Plain data (no CDK import), so the tests can check the numbers without a synth.
  */
+import { clientDeadlines } from '../shared/aws/client-deadlines.ts';
+import { resolveTimeoutMs } from '../shared/webhooks/destination.ts';
+import {
+  connectTimeoutMs,
+  maxAttempts,
+  maxDelaySeconds,
+  responseTimeoutMs,
+  retryDelaysSeconds,
+} from '../shared/webhooks/retry-schedule.ts';
 
-/** Delay before retry n (seconds): 5 s, 5 min, 30 min, 1 h, 2 h. */
-export const retryDelaysSeconds = [5, 300, 1800, 3600, 7200] as const;
+export { maxAttempts, maxDelaySeconds, retryDelaysSeconds };
 
-/** Every attempt is one receive: the first delivery plus one per retry. */
-export const maxDeliveryAttempts = retryDelaysSeconds.length + 1;
-
-/** SQS's visibility-timeout cap: a single retry step can be at most this long. */
-export const maxVisibilityTimeoutSeconds = 12 * 3600;
-
-/** SQS's DelaySeconds cap, which is why the steps above are not delays. */
-export const maxDelaySeconds = 900;
-
-/** Timeout of the delivery function; the queue's default visibility is six times this (AWS's guidance). */
-export const deliveryFunctionTimeoutSeconds = 30;
-export const deliveryQueueVisibilitySeconds = 6 * deliveryFunctionTimeoutSeconds;
-
-/** Messages must outlive the whole schedule with margin; 14 days is the SQS maximum. */
-export const deliveryRetentionSeconds = 14 * 24 * 3600;
-
-/** `5,300,1800,3600,7200`, the value of FSM_WEBHOOK_RETRY_DELAYS. */
-export function retryDelaysEnvValue(): string {
-  return retryDelaysSeconds.join(',');
+/**
+ * Messages a wait of `delaySeconds` takes: each is delayed by at most 900 s, and the first one
+ * is the re-send by the failed attempt, so 30 min is 2, 1 h is 4 and 2 h is 8.
+ */
+export function hopsFor(delaySeconds: number): number {
+  return Math.max(1, Math.ceil(delaySeconds / maxDelaySeconds));
 }
 
-/** Fails when the schedule cannot be served by this queue design (checked at synth and in tests). */
-export function assertRetryScheduleFitsOrThrow(): void {
-  const total = retryDelaysSeconds.reduce((sum, delay) => sum + delay + deliveryQueueVisibilitySeconds, 0);
-  for (const delay of retryDelaysSeconds) {
-    if (delay > maxVisibilityTimeoutSeconds) {
-      throw new Error(`A webhook retry step of ${delay} s exceeds SQS's 12 h visibility timeout cap.`);
-    }
+/** Messages per retry step of the schedule: [1, 1, 1, 2, 4, 8]. */
+export const hopsPerRetryStep = retryDelaysSeconds.map(hopsFor);
+
+/** Messages one delivery takes when every attempt fails: the first attempt plus every hop (18). */
+export const messagesPerExhaustedDelivery = 1 + hopsPerRetryStep.reduce((sum, hops) => sum + hops, 0);
+
+/**
+ * The longest one message can take, in seconds, on the path that does most: resolve the name
+ * again, connect, wait for the answer, read the endpoint and the failure row, write the row (a
+ * transaction, then a put when the row exists), re-send the next attempt, plus the second the
+ * worker sleeps for a message due within it. The SQS client has per-attempt deadlines but no
+ * total one, so its send counts every attempt in full. A batch's messages run concurrently, so
+ * this bounds the batch too.
+ */
+export const deliveryWorstCaseSeconds =
+  (resolveTimeoutMs + connectTimeoutMs + responseTimeoutMs) / 1000 +
+  (4 * clientDeadlines.totalMs) / 1000 +
+  (clientDeadlines.maxAttempts * (clientDeadlines.connectMs + clientDeadlines.attemptMs)) / 1000 +
+  1;
+
+/** Timeout of the delivery function: the worst case above with room for a slow start. */
+export const deliveryFunctionTimeoutSeconds = 40;
+
+/**
+ * AWS's guidance for a queue that triggers Lambda: six times the function timeout, so a batch
+ * that Lambda retries after a throttle is not handed out twice. It only hides a message while a
+ * run holds it (or after that run crashed), never while the message waits for its attempt.
+ */
+export const deliveryQueueVisibilitySeconds = 6 * deliveryFunctionTimeoutSeconds;
+
+/**
+ * Receives after which SQS moves a message to the dead-letter queue. A settled message is
+ * deleted after one receive (a hop or a retry is a new message with a fresh count), so only a
+ * message whose runs crashed or timed out gets here: five receives are about 20 minutes of a
+ * failing table or queue (4 × the visibility timeout), enough to ride out a short outage.
+ */
+export const deliveryMaxReceiveCount = 5;
+
+/**
+ * A message lives at most one hop (900 s) plus its runs, and a crashed one a few visibility
+ * timeouts more. The rest is the time an operator has to repair a stopped worker before
+ * deliveries are lost: four days cover a long weekend.
+ */
+export const deliveryRetentionSeconds = 4 * 24 * 3600;
+
+/** Standard queues expire a dead letter by its first enqueue time: keep it longer than that. */
+export const deadLetterRetentionSeconds = 14 * 24 * 3600;
+
+/** The event source mapping: full batches, handled concurrently by the handler. */
+export const deliveryBatchSize = 10;
+/** Short: the first attempt should leave at once, and waits are counted by due_at anyway. */
+export const deliveryBatchingWindowSeconds = 1;
+/**
+ * Concurrent invocations the event source may start: 20 × 10 = 200 attempts at once, about
+ * 500 deliveries a second to receivers answering in 0.4 s, and still 25 a second when every
+ * receiver times out (8 s). Bounded so that a backlog (after an outage, or a burst of events)
+ * cannot take the account's concurrency from the API functions or flood the table. At this
+ * limit the mapping stops receiving, whereas a throttled invocation would hand its messages
+ * back and spend a receive count of each. It also keeps the queue's in-flight messages near 200.
+ */
+export const deliveryMaxConcurrency = 20;
+
+/**
+ * The age of the oldest message above which the worker is stuck or far behind. A healthy queue
+ * holds nothing older than one hop (900 s) plus a batch window and a run; a message whose run
+ * crashed once adds a visibility timeout (about 1,180 s in all). 30 minutes means some delivery
+ * is at least 15 minutes past its due time: a stopped or disabled event source, a broken
+ * deploy, or a backlog the concurrency above cannot drain.
+ */
+export const oldestMessageAlarmSeconds = 1800;
+
+/** Fails when the settings above cannot serve the schedule (checked at synth and in tests). */
+export function assertDeliverySettingsOrThrow(): void {
+  if (deliveryWorstCaseSeconds > deliveryFunctionTimeoutSeconds) {
+    throw new Error(
+      `A webhook delivery can take ${deliveryWorstCaseSeconds} s, longer than the function timeout.`,
+    );
   }
-  if (total >= deliveryRetentionSeconds) {
-    throw new Error('The webhook retry schedule outlasts the delivery queue retention.');
+  if (deliveryQueueVisibilitySeconds < 6 * deliveryFunctionTimeoutSeconds) {
+    throw new Error('The delivery queue must hide a message for six function timeouts.');
+  }
+  const healthyOldest =
+    maxDelaySeconds +
+    deliveryBatchingWindowSeconds +
+    deliveryFunctionTimeoutSeconds +
+    deliveryQueueVisibilitySeconds;
+  if (oldestMessageAlarmSeconds <= healthyOldest) {
+    throw new Error('The oldest-message alarm would fire on a healthy queue.');
+  }
+  const longestLife = maxDelaySeconds + deliveryMaxReceiveCount * deliveryQueueVisibilitySeconds;
+  if (deliveryRetentionSeconds <= longestLife || deadLetterRetentionSeconds <= deliveryRetentionSeconds) {
+    throw new Error('Delivery messages could expire before they are handled or dead-lettered.');
   }
 }

@@ -7,7 +7,7 @@
  */
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { deadlineConfig } from '../aws/client-deadlines.ts';
+import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 import { maxDelaySeconds } from './retry-schedule.ts';
 
@@ -36,13 +36,15 @@ let client: SQSClient | undefined;
 function sqs(): SQSClient {
   if (client) return client;
   const { endpoints, region } = config();
-  client = new SQSClient({
-    region,
-    ...(endpoints.sqs
-      ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-    ...deadlineConfig(),
-  });
+  client = withTotalDeadline(
+    new SQSClient({
+      region,
+      ...(endpoints.sqs
+        ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+      ...deadlineConfig(),
+    }),
+  );
   return client;
 }
 

@@ -13,6 +13,12 @@ export const maxAttempts = retryDelaysSeconds.length + 1;
 /** A 429 backs off at least this long, or the receiver's Retry-After when that is longer. */
 export const tooManyRequestsFloorSeconds = 300;
 
+/**
+ * A receiver's Retry-After is honoured up to a day: a longer one would keep its message hopping
+ * (one message per 900 s) past the life of its failure row.
+ */
+export const maxRetryAfterSeconds = 86_400;
+
 /** SQS's cap on DelaySeconds: longer waits are served in hops of at most this much. */
 export const maxDelaySeconds = 900;
 
@@ -34,7 +40,8 @@ export function nextDelaySeconds(
   const scale = opts.timeScale ?? 1;
   let delay = base * scale;
   if (opts.status === 429) {
-    delay = Math.max(delay, tooManyRequestsFloorSeconds * scale, opts.retryAfterSeconds ?? 0);
+    const retryAfter = Math.min(opts.retryAfterSeconds ?? 0, maxRetryAfterSeconds);
+    delay = Math.max(delay, tooManyRequestsFloorSeconds * scale, retryAfter);
   }
   return delay;
 }

@@ -1,18 +1,14 @@
 /**
  * The front door and the long-lived connections: CloudFront sends SSE and identity paths to
  * the load balancer and everything else to API Gateway without caching; the load balancer and
- * the container keep SSE connections alive; the webhook delivery wiring is ready for its
- * handler (checked with a stand-in entry, since the real one is not written yet).
+ * the container keep SSE connections alive. (Webhook delivery: webhook-delivery.test.ts.)
  */
-import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
-import { functionEntry } from '../../lib/bundling.ts';
 import { loadBalancerPaths } from '../../lib/edge.ts';
 import { containerPort } from '../../lib/realtime.ts';
-import { maxDeliveryAttempts, retryDelaysEnvValue } from '../../lib/webhook-retries.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -25,11 +21,7 @@ let resources: Record<string, Resource>;
 
 beforeAll(() => {
   const app = createApp();
-  stacks = addEnvironmentStacks(app, 'dev', {
-    nag: false,
-    // Stand-in: any module exporting `handler` exercises the wiring.
-    webhookDeliveryEntry: functionEntry('platform'),
-  });
+  stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   service = Template.fromStack(stacks.service);
   resources = service.toJSON().Resources as Record<string, Resource>;
 }, 120_000);
@@ -129,33 +121,5 @@ describe('Stack: service > load balancer and container', () => {
     expect(container.Secrets.map((s: { Name: string }) => s.Name)).toEqual(['FSM_SIGNING_JWKS']);
     expect(JSON.stringify(container.Environment)).not.toMatch(/"d"|PRIVATE/);
     expect(task.Properties.RuntimePlatform.CpuArchitecture).toBe('ARM64');
-  });
-});
-
-describe('Stack: service > webhook delivery wiring (stand-in handler)', () => {
-  it('consumes the delivery queue with partial batch responses', () => {
-    const delivery = stacks.service.events.node.tryFindChild('WebhookDelivery');
-    expect(delivery).toBeDefined();
-    const queueArn = Stack.of(stacks.service).resolve(stacks.data.webhookDeliveryQueue.queueArn);
-    service.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: queueArn,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-  });
-
-  it('may change message visibility (the retry mechanism) and knows the schedule', () => {
-    const policies = JSON.stringify(
-      Object.values(resources).filter(
-        (r) => r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::Lambda::Function',
-      ),
-    );
-    expect(policies).toContain('sqs:ChangeMessageVisibility');
-    expect(policies).toContain(retryDelaysEnvValue());
-  });
-
-  it('moves a delivery to the DLQ after the last attempt', () => {
-    Template.fromStack(stacks.data).hasResourceProperties('AWS::SQS::Queue', {
-      RedrivePolicy: { maxReceiveCount: maxDeliveryAttempts },
-    });
   });
 });

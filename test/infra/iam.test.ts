@@ -106,15 +106,24 @@ describe('IAM: operation groups', () => {
 });
 
 describe('IAM: event functions and container', () => {
-  it('lets the stream processor put projections, read the stream and report failures', () => {
+  it('lets the stream processor put projections, read the stream, report failures and enqueue deliveries', () => {
     const { statements, managed } = roleGrants(stacks.service.events.streamProcessor);
     expect(managed).toEqual([]);
     expect(dynamoActions(statements)).toEqual([...streamProcessorTableActions, ...streamReadActions].sort());
-    expect(nonLogActions(statements).filter((a) => a.startsWith('sqs:'))).toEqual([
+    const sqsOn = (queueArn: string) =>
+      statements
+        .filter(
+          (s) => JSON.stringify(s.Resource) === JSON.stringify(Stack.of(stacks.service).resolve(queueArn)),
+        )
+        .flatMap(actionsOf)
+        .filter((a) => a.startsWith('sqs:'))
+        .sort();
+    expect(sqsOn(stacks.data.streamFailureQueue.queueArn)).toEqual([
       'sqs:GetQueueAttributes',
       'sqs:GetQueueUrl',
       'sqs:SendMessage',
     ]);
+    expect(sqsOn(stacks.data.webhookDeliveryQueue.queueArn)).toEqual(['sqs:SendMessage']);
   });
 
   it("gives the container's task role exactly the identity provider's table actions", () => {

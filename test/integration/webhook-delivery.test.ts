@@ -71,6 +71,16 @@ async function failuresOf(endpointId: string, token = admin) {
   return response.body as { items: Array<Record<string, any>>; page: { total_elements: number } };
 }
 
+/** The endpoint's first failure row (in retry_state `state`, when given), once it exists. */
+function rowIn(endpointId: string, state?: string, timeoutMs = 10_000) {
+  return eventually(async () => {
+    const { items } = await failuresOf(endpointId, retriesAdmin);
+    const found = items.find((item) => state === undefined || item.retry_state === state);
+    if (!found) throw new Error(`no ${state ?? ''} failure row yet`);
+    return found;
+  }, timeoutMs);
+}
+
 function verify(secret: string, webhook: ReceivedWebhook) {
   return new Webhook(secret).verify(webhook.body, {
     'webhook-id': String(webhook.headers['webhook-id']),
@@ -169,12 +179,7 @@ describe('Webhook delivery: retries', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(25);
     expect(gaps[1]).toBeGreaterThanOrEqual(115);
     expect(gaps[2]).toBeGreaterThanOrEqual(590);
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      const found = items.find((item) => item.retry_state === 'SUCCEEDED_AFTER_RETRY');
-      if (!found) throw new Error('not yet');
-      return found;
-    });
+    const row = await rowIn(endpoint.id, 'SUCCEEDED_AFTER_RETRY');
     expect(row).toMatchObject({
       id: attempts[0]?.headers['webhook-id'],
       attempts: 4,
@@ -189,12 +194,7 @@ describe('Webhook delivery: retries', () => {
 
     const area = await createArea(retriesAdmin);
     await target.waitFor(7, ofArea(area.id), 30_000);
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      const found = items.find((item) => item.retry_state === 'EXHAUSTED');
-      if (!found) throw new Error('not yet');
-      return found;
-    }, 10_000);
+    const row = await rowIn(endpoint.id, 'EXHAUSTED', 10_000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
     expect(target.received.filter(ofArea(area.id))).toHaveLength(7);
@@ -213,11 +213,7 @@ describe('Webhook delivery: retries', () => {
 
     const area = await createArea(retriesAdmin);
     await target.waitFor(1, ofArea(area.id));
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      if (!items[0]) throw new Error('not yet');
-      return items[0];
-    });
+    const row = await rowIn(endpoint.id);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(target.received.filter(ofArea(area.id))).toHaveLength(1);
@@ -254,12 +250,7 @@ describe('Webhook delivery: retries', () => {
       body: { enabled: false },
     });
     const seen = target.received.filter(ofArea(area.id)).length;
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      const found = items.find((item) => item.retry_state === 'CANCELLED');
-      if (!found) throw new Error('not yet');
-      return found;
-    }, 15_000);
+    const row = await rowIn(endpoint.id, 'CANCELLED', 15_000);
 
     expect(row.attempts).toBeLessThanOrEqual(seen + 1);
     expect(target.received.filter(ofArea(area.id)).length).toBeLessThanOrEqual(seen + 1);
@@ -368,11 +359,7 @@ describe('Webhook delivery: failure rows and redelivery', () => {
     );
     const area = await createArea(retriesAdmin);
     const [failed] = await target.waitFor(1, ofArea(area.id));
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      if (!items[0]) throw new Error('not yet');
-      return items[0];
-    });
+    const row = await rowIn(endpoint.id);
 
     target.answer = () => ({ status: 200 });
     const response = await call('POST', `/api/v2/webhooks/delivery-failures/${row.id}/redeliver`, {
@@ -402,11 +389,7 @@ describe('Webhook delivery: failure rows and redelivery', () => {
       retriesAdmin,
     );
     await createArea(retriesAdmin);
-    const row = await eventually(async () => {
-      const { items } = await failuresOf(endpoint.id, retriesAdmin);
-      if (!items[0]) throw new Error('not yet');
-      return items[0];
-    });
+    const row = await rowIn(endpoint.id);
 
     const foreign = await call('POST', `/api/v2/webhooks/delivery-failures/${row.id}/redeliver`, {
       token: beta,
