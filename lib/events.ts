@@ -1,7 +1,7 @@
 /**
- * The event side: the stream processor on the table's stream (the outbox), which among its
- * consumers dispatches webhook deliveries to the delivery queue, and the webhook delivery
- * function on that queue. Queue and function settings come from webhook-retries.ts; the design
+ * The event side: two stream processors on the table's stream (the outbox), one per consumer
+ * group (`records`: the audit log; `live`: webhook dispatch to the delivery queue), and the
+ * webhook delivery function on that queue. Queue and function settings come from webhook-retries.ts; the design
  * is in docs/webhook-delivery.md.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -12,10 +12,15 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { outboxEntity } from '../shared/data/outbox.ts';
+import type { ConsumerGroup } from '../shared/events/consumers.ts';
 import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
-import { streamProcessorTableActions, webhookDeliveryTableActions } from './table-access.ts';
+import {
+  liveStreamProcessorTableActions,
+  streamProcessorTableActions,
+  webhookDeliveryTableActions,
+} from './table-access.ts';
 import {
   deliveryBatchingWindowSeconds,
   deliveryBatchSize,
@@ -57,29 +62,58 @@ export const outboxFilter = {
 };
 
 export class Events extends Construct {
+  /** The `records` group: the audit log. */
   readonly streamProcessor: ServiceFunction;
+  /** The `live` group: webhook dispatch. */
+  readonly liveStreamProcessor: ServiceFunction;
   readonly webhookDelivery: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
     const { settings, table } = props;
 
-    this.streamProcessor = new ServiceFunction(this, 'StreamProcessor', {
+    // One function and event source mapping per consumer group (shared/events/consumers.ts),
+    // so the live group (webhook dispatch) never waits for the audit log's writes. Two readers
+    // per shard is what DynamoDB Streams serves without throttling.
+    this.streamProcessor = this.streamConsumer(
+      props,
+      'StreamProcessor',
+      'records',
+      streamProcessorTableActions,
+    );
+    this.liveStreamProcessor = this.streamConsumer(
+      props,
+      'LiveStreamProcessor',
+      'live',
+      liveStreamProcessorTableActions,
+    );
+
+    this.webhookDelivery = this.addWebhookDelivery(props);
+  }
+
+  private streamConsumer(
+    props: EventsProps,
+    id: string,
+    group: ConsumerGroup,
+    tableActions: readonly string[],
+  ): ServiceFunction {
+    const { settings, table } = props;
+    const consumer = new ServiceFunction(this, id, {
       entry: functionEntry('stream-processor'),
-      description: 'Outbox stream processor: hands domain events to their consumers',
-      environment: { ...props.environment, FSM_TABLE_NAME: table.tableName },
+      description: `Outbox stream processor: hands domain events to the ${group} consumers`,
+      environment: { ...props.environment, FSM_TABLE_NAME: table.tableName, FSM_STREAM_CONSUMERS: group },
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
       removalPolicy: settings.removalPolicy,
       memorySize: settings.lambdaMemoryMb,
       timeout: Duration.seconds(60),
     });
-    // On the table alone: the endpoints' Query reads their base partition, never an index
-    // (allowTable would add the list indexes to any role that may Query).
-    this.streamProcessor.role.addToPolicy(
-      new PolicyStatement({ actions: [...streamProcessorTableActions], resources: [table.tableArn] }),
+    // On the table alone, never an index (allowTable would add the list indexes to any role
+    // that may Query): the live group's Query reads the endpoints' base partition.
+    consumer.role.addToPolicy(
+      new PolicyStatement({ actions: [...tableActions], resources: [table.tableArn] }),
     );
-    this.streamProcessor.function.addEventSource(
+    consumer.function.addEventSource(
       new DynamoEventSource(table, {
         // The outbox must not lose events written before the mapping existed.
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -87,7 +121,7 @@ export class Events extends Construct {
         batchSize: 100,
         // Ordered per shard: one batch at a time (consumers see events in commit order).
         parallelizationFactor: 1,
-        // The handler reports the first failed record; Lambda retries from there.
+        // The handler reports the batch's first record; Lambda retries the batch from there.
         reportBatchItemFailures: true,
         bisectBatchOnError: true,
         retryAttempts: 10,
@@ -95,8 +129,7 @@ export class Events extends Construct {
         onFailure: new SqsDlq(props.streamFailureQueue),
       }),
     );
-
-    this.webhookDelivery = this.addWebhookDelivery(props);
+    return consumer;
   }
 
   /**
@@ -140,10 +173,10 @@ export class Events extends Construct {
     });
 
     // The dispatcher's SendMessageBatch is authorised by sqs:SendMessage.
-    this.streamProcessor.role.addToPolicy(
+    this.liveStreamProcessor.role.addToPolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }),
     );
-    this.streamProcessor.function.addEnvironment('FSM_WEBHOOK_QUEUE_URL', queue.queueUrl);
+    this.liveStreamProcessor.function.addEnvironment('FSM_WEBHOOK_QUEUE_URL', queue.queueUrl);
     return delivery;
   }
 }

@@ -43,11 +43,16 @@ export const tableActions = {
 } as const satisfies Record<TableAccess, readonly string[]>;
 
 /**
- * The stream processor writes the audit projection with single unconditional puts, and the
- * webhook dispatcher reads a workspace's endpoints with a Query of their base partition
- * (webhookEndpointStore.list), so it is granted on the table alone, no index.
+ * The `records` stream processor writes the audit entries of a stream batch with BatchWriteItem
+ * (its own IAM action, unlike the items of a transaction).
  */
-export const streamProcessorTableActions = ['dynamodb:PutItem', 'dynamodb:Query'] as const;
+export const streamProcessorTableActions = ['dynamodb:BatchWriteItem'] as const;
+
+/**
+ * The `live` stream processor's webhook dispatcher reads a workspace's endpoints with a Query of
+ * their base partition (webhookEndpointStore.list), so it is granted on the table alone, no index.
+ */
+export const liveStreamProcessorTableActions = ['dynamodb:Query'] as const;
 
 /**
  * The webhook delivery worker (shared/webhooks/delivery-worker.ts): GetItem for the endpoint

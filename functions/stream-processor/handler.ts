@@ -1,10 +1,18 @@
 /**
- * Lambda on the table's stream (the outbox): dispatches domain events to their consumers.
+ * Lambda on the table's stream (the outbox): hands domain events to one consumer group
+ * (FSM_STREAM_CONSUMERS: `records` or `live`, shared/events/consumers.ts). Each group is its own
+ * function with its own event source mapping, so the groups never wait for each other.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { consumers } from '../../shared/events/consumers.ts';
+import { consumerGroups, isConsumerGroup } from '../../shared/events/consumers.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
 import { logger } from '../../shared/observability/logger.ts';
+
+const group = process.env.FSM_STREAM_CONSUMERS;
+if (!isConsumerGroup(group)) {
+  throw new Error(`FSM_STREAM_CONSUMERS must name a consumer group, got ${String(group)}`);
+}
+const consumers = consumerGroups[group];
 
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   return processStreamBatch(event, consumers, (message, details) => logger.error(message, details));

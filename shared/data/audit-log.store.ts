@@ -5,12 +5,18 @@
  */
 import type { AuditLogEntry } from '../domain/audit-logs/audit-log.schema.ts';
 import { collectionPk, keys, type WorkspaceId } from './keys.ts';
-import { countPartition, putRecord, queryPartition } from './table.ts';
+import { countPartition, putRecord, putRecords, queryPartition } from './table.ts';
 
 export const auditLogStore = {
-  /** Idempotent: a redelivered event overwrites its own entry. */
-  async put(workspaceId: WorkspaceId, entry: AuditLogEntry): Promise<void> {
-    await putRecord(keys.auditEntry(workspaceId, entry.created_at, entry.id), 'audit', { ...entry });
+  /** The entries of a stream batch. Idempotent: a redelivered event overwrites its own entry. */
+  async putMany(entries: ReadonlyArray<{ workspaceId: WorkspaceId; entry: AuditLogEntry }>): Promise<void> {
+    await putRecords(
+      entries.map(({ workspaceId, entry }) => ({
+        key: keys.auditEntry(workspaceId, entry.created_at, entry.id),
+        entity: 'audit',
+        record: { ...entry },
+      })),
+    );
   },
 
   /** Entries with from <= created_at < to, newest first, the first `limit` of them, and the total. */

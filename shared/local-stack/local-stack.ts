@@ -5,7 +5,8 @@
  * stream poller standing in for the Lambda event-source mapping. Real AWS SDK clients talk to
  * the emulators; nothing behind the handlers is an in-memory fake.
  */
-import { mkdir } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { groupHandlers } from '../../functions/registry.ts';
@@ -14,7 +15,7 @@ import { backfillLists } from '../data/backfill.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { tableIdentityDirectory } from '../data/directory.store.ts';
 import { accountService } from '../domain/users/account.service.ts';
-import { consumers } from '../events/consumers.ts';
+import { consumerGroupNames, consumerGroups } from '../events/consumers.ts';
 import { processStreamBatch } from '../events/stream-processor.ts';
 import { createIdentityServer } from '../identity/identity-server.ts';
 import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
@@ -143,18 +144,33 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const unwatch = watchEventLoop();
     stops.unshift(async () => unwatch());
 
-    const poller = startStreamPoller({
-      endpoint: dynamodb.endpoint,
-      region: config().region,
-      tableName: localTableName,
-      checkpointFile: join(dataDir, 'stream-checkpoint.json'),
-      intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
-      ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
-      onRecords: (event) =>
-        processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
-      log: (message, details) => logger.warn(message, details),
+    // One poller per consumer group, as on AWS one event source mapping per group: the live
+    // group (webhooks) never waits for the audit log's writes.
+    const pollers = await Promise.all(
+      consumerGroupNames.map(async (group) => {
+        const checkpointFile = join(
+          dataDir,
+          group === 'records' ? 'stream-checkpoint.json' : `stream-checkpoint-${group}.json`,
+        );
+        await inheritCheckpoint(checkpointFile, join(dataDir, 'stream-checkpoint.json'));
+        return startStreamPoller({
+          endpoint: dynamodb.endpoint,
+          region: config().region,
+          tableName: localTableName,
+          checkpointFile,
+          intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
+          ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
+          onRecords: (event) =>
+            processStreamBatch(event, consumerGroups[group], (message, details) =>
+              logger.error(message, { ...details, group }),
+            ),
+          log: (message, details) => logger.warn(message, { ...details, group }),
+        });
+      }),
+    );
+    stops.unshift(async () => {
+      await Promise.all(pollers.map((poller) => poller.stop()));
     });
-    stops.unshift(() => poller.stop());
 
     const deliveries = startQueuePoller({
       endpoint: aws.endpoint,
@@ -174,12 +190,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       seed,
       usedDemoSeed: !options.seedFile,
       adminClient,
-      drained: () => poller.drained(),
+      drained: async () => {
+        await Promise.all(pollers.map((poller) => poller.drained()));
+      },
       stop: stopAll,
     };
   } catch (error) {
     await stopAll();
     throw error;
+  }
+}
+
+/**
+ * A consumer group's poller that has no checkpoint yet, on data of an earlier version that had
+ * one poller for all consumers, starts where that poller stopped, not at the start of the
+ * stream (which would deliver a day of old events to webhooks again).
+ */
+async function inheritCheckpoint(file: string, from: string): Promise<void> {
+  if (file === from) return;
+  try {
+    await copyFile(from, file, fsConstants.COPYFILE_EXCL);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOENT') throw error;
   }
 }
 

@@ -54,6 +54,7 @@ const RETRY_BASE_MS = 200;
 const REFRESH_EVERY_MS = 1_000;
 const ERROR_PAUSE_MS = 1_000;
 const GET_RECORDS_MAX = 1_000;
+const DEFAULT_BATCH = 100;
 /**
  * drained() wants this many consecutive rounds without records: a single empty GetRecords page
  * does not prove a shard is caught up (an iterator can land on an empty stretch).
@@ -83,9 +84,9 @@ interface CheckpointFile {
 export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const region = opts.region ?? DEFAULT_REGION;
   const intervalMs = opts.intervalMs ?? 100;
-  // Every item written is a stream record, most of them not outbox events (index attributes,
-  // counters, search tokens): full pages let the poller catch up after a large seed quickly.
-  const batchSize = Math.max(1, Math.min(opts.batchSize ?? GET_RECORDS_MAX, GET_RECORDS_MAX));
+  // Lambda's batch size on AWS (lib/events.ts): a page of GetRecords is handed over in batches of
+  // 100, each checkpointed, so a crash replays at most one batch (consumers batch their writes).
+  const batchSize = Math.max(1, Math.min(opts.batchSize ?? DEFAULT_BATCH, GET_RECORDS_MAX));
   const log = (message: string, details?: Record<string, unknown>) => {
     try {
       if (opts.log) opts.log(message, details);

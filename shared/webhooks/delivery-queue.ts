@@ -59,20 +59,27 @@ export function delaySecondsFor(waitMs: number): number {
   return Math.max(0, Math.min(maxDelaySeconds, Math.ceil(waitMs / 1000)));
 }
 
-/** First attempts of one event, at most 10 per SendMessageBatch call. */
+/** First attempts, 10 per SendMessageBatch call, four calls in flight. */
 export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): Promise<void> {
-  for (let start = 0; start < messages.length; start += 10) {
-    const chunk = messages.slice(start, start + 10);
-    const { Failed } = await sqs().send(
-      new SendMessageBatchCommand({
-        QueueUrl: queueUrl(),
-        Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
-      }),
-    );
-    if (Failed?.length) {
-      throw new Error(`enqueueing webhook deliveries failed: ${Failed.map((f) => f.Code).join(', ')}`);
-    }
-  }
+  const chunks: DeliveryMessage[][] = [];
+  for (let start = 0; start < messages.length; start += 10) chunks.push(messages.slice(start, start + 10));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(4, chunks.length) }, async () => {
+      while (next < chunks.length) {
+        const chunk = chunks[next++] ?? [];
+        const { Failed } = await sqs().send(
+          new SendMessageBatchCommand({
+            QueueUrl: queueUrl(),
+            Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+          }),
+        );
+        if (Failed?.length) {
+          throw new Error(`enqueueing webhook deliveries failed: ${Failed.map((f) => f.Code).join(', ')}`);
+        }
+      }
+    }),
+  );
 }
 
 /** Sends a message that waits until its due_at: the next attempt, or the next hop of a wait. */

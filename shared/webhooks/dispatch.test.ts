@@ -47,9 +47,7 @@ describe('Webhook dispatcher', () => {
     });
     const created = event('area.created');
 
-    dispatcher.beginBatch();
-    await dispatcher.handle(created);
-    await dispatcher.handle(created);
+    await dispatcher.handleBatch([created, created]);
 
     expect(sent.map((m) => m.endpoint_id)).toEqual(['a', 'a']);
     expect(sent[0]?.delivery_id).toBe(sent[1]?.delivery_id);
@@ -57,26 +55,33 @@ describe('Webhook dispatcher', () => {
     expect(sent[0]).toMatchObject({ attempt: 1, request_id: 'corr-1', workspace_id: 'ws-1' });
   });
 
-  it('reads endpoints once per workspace and batch, again after an endpoint changed', async () => {
-    const { dispatcher, sent, reads, endpoints } = setup({ 'ws-1': [] });
+  it('reads endpoints once per workspace and batch, again after an endpoint event in the batch', async () => {
+    const sent: DeliveryMessage[] = [];
+    let reads = 0;
+    // The endpoint exists from its webhook_endpoint.created event on: the second read finds it.
+    const dispatcher = webhookDispatcher({
+      endpointsOf: async () => (++reads === 1 ? [] : [endpoint('new', ['area.created'])]),
+      enqueue: async (messages) => {
+        sent.push(...messages);
+      },
+    });
 
-    dispatcher.beginBatch();
-    await dispatcher.handle(event('area.created'));
-    endpoints['ws-1'] = [endpoint('new', ['area.created'])];
-    await dispatcher.handle(event('webhook_endpoint.created'));
-    await dispatcher.handle(event('area.created'));
-    await dispatcher.handle(event('area.created'));
+    await dispatcher.handleBatch([
+      event('area.created'),
+      event('area.created'),
+      event('webhook_endpoint.created'),
+      event('area.created'),
+      event('area.created'),
+    ]);
 
-    expect(reads).toEqual(['ws-1', 'ws-1']);
+    expect(reads).toBe(2);
     expect(sent.map((m) => m.endpoint_id)).toEqual(['new', 'new']);
   });
 
   it('never delivers audit-only events or events of other workspaces', async () => {
     const { dispatcher, sent } = setup({ 'ws-1': [endpoint('a', ['*'])], 'ws-2': [] });
 
-    dispatcher.beginBatch();
-    await dispatcher.handle(event('webhook_endpoint.updated'));
-    await dispatcher.handle(event('area.created', 'ws-2'));
+    await dispatcher.handleBatch([event('webhook_endpoint.updated'), event('area.created', 'ws-2')]);
 
     expect(sent).toEqual([]);
   });

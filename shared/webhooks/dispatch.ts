@@ -32,36 +32,33 @@ const defaultPorts: DispatcherPorts = {
 };
 
 export function webhookDispatcher(ports: DispatcherPorts = defaultPorts) {
-  let subscribers = new Map<string, Subscriber[]>();
-
-  async function subscribersOf(workspaceId: string): Promise<Subscriber[]> {
-    const cached = subscribers.get(workspaceId);
-    if (cached) return cached;
-    const loaded = (await ports.endpointsOf(workspaceId))
-      .filter((endpoint) => endpoint.enabled && endpoint.subscriptions.length > 0)
-      .map((endpoint) => ({ id: endpoint.id, matches: compilePatterns(endpoint.subscriptions) }));
-    subscribers.set(workspaceId, loaded);
-    return loaded;
-  }
-
   return {
     name: 'webhook-dispatch',
-    beginBatch(): void {
-      subscribers = new Map();
-    },
-    async handle(event: DomainEvent): Promise<void> {
-      if (event.type.startsWith('webhook_endpoint.')) {
-        subscribers.delete(event.workspace_id);
-        return;
-      }
-      if (!isWebhookEvent(event.type)) return;
-      const matching = (await subscribersOf(event.workspace_id)).filter((s) => s.matches(event.type));
-      if (matching.length === 0) return;
-      const envelope = prepareEnvelope(event);
-      await ports.enqueue(
-        matching.map((subscriber) => {
+    /** All messages of a batch, in stream order, then sent together (SendMessageBatch of 10). */
+    async handleBatch(events: readonly DomainEvent[]): Promise<void> {
+      const subscribers = new Map<string, Subscriber[]>();
+      const subscribersOf = async (workspaceId: string): Promise<Subscriber[]> => {
+        const cached = subscribers.get(workspaceId);
+        if (cached) return cached;
+        const loaded = (await ports.endpointsOf(workspaceId))
+          .filter((endpoint) => endpoint.enabled && endpoint.subscriptions.length > 0)
+          .map((endpoint) => ({ id: endpoint.id, matches: compilePatterns(endpoint.subscriptions) }));
+        subscribers.set(workspaceId, loaded);
+        return loaded;
+      };
+      const messages: DeliveryMessage[] = [];
+      for (const event of events) {
+        if (event.type.startsWith('webhook_endpoint.')) {
+          subscribers.delete(event.workspace_id);
+          continue;
+        }
+        if (!isWebhookEvent(event.type)) continue;
+        const matching = (await subscribersOf(event.workspace_id)).filter((s) => s.matches(event.type));
+        if (matching.length === 0) continue;
+        const envelope = prepareEnvelope(event);
+        for (const subscriber of matching) {
           const deliveryId = deliveryIdOf(event.id, subscriber.id);
-          return {
+          messages.push({
             v: 1,
             delivery_id: deliveryId,
             workspace_id: event.workspace_id,
@@ -71,9 +68,10 @@ export function webhookDispatcher(ports: DispatcherPorts = defaultPorts) {
             request_id: event.request?.correlation_id ?? event.id,
             attempt: 1,
             body: withDeliveryId(envelope, deliveryId),
-          } satisfies DeliveryMessage;
-        }),
-      );
+          });
+        }
+      }
+      if (messages.length > 0) await ports.enqueue(messages);
     },
   };
 }

@@ -10,6 +10,7 @@ import type { ServiceFunction } from '../../lib/service-function.ts';
 import {
   containerTableActions,
   groupTableAccess,
+  liveStreamProcessorTableActions,
   mailSendingGroups,
   streamProcessorTableActions,
   streamReadActions,
@@ -106,25 +107,41 @@ describe('IAM: operation groups', () => {
 });
 
 describe('IAM: event functions and container', () => {
-  it('lets the stream processor put projections, read the stream, report failures and enqueue deliveries', () => {
-    const { statements, managed } = roleGrants(stacks.service.events.streamProcessor);
-    expect(managed).toEqual([]);
-    expect(dynamoActions(statements)).toEqual([...streamProcessorTableActions, ...streamReadActions].sort());
-    const sqsOn = (queueArn: string) =>
-      statements
-        .filter(
-          (s) => JSON.stringify(s.Resource) === JSON.stringify(Stack.of(stacks.service).resolve(queueArn)),
-        )
-        .flatMap(actionsOf)
-        .filter((a) => a.startsWith('sqs:'))
-        .sort();
-    expect(sqsOn(stacks.data.streamFailureQueue.queueArn)).toEqual([
-      'sqs:GetQueueAttributes',
-      'sqs:GetQueueUrl',
-      'sqs:SendMessage',
-    ]);
-    expect(sqsOn(stacks.data.webhookDeliveryQueue.queueArn)).toEqual(['sqs:SendMessage']);
-  });
+  it.each([
+    {
+      group: 'records',
+      processor: () => stacks.service.events.streamProcessor,
+      table: streamProcessorTableActions,
+      deliveryQueue: [],
+    },
+    {
+      group: 'live',
+      processor: () => stacks.service.events.liveStreamProcessor,
+      table: liveStreamProcessorTableActions,
+      deliveryQueue: ['sqs:SendMessage'],
+    },
+  ])(
+    'lets the $group stream processor do its work, read the stream and report failures, nothing more',
+    ({ processor, table, deliveryQueue }) => {
+      const { statements, managed } = roleGrants(processor());
+      expect(managed).toEqual([]);
+      expect(dynamoActions(statements)).toEqual([...table, ...streamReadActions].sort());
+      const sqsOn = (queueArn: string) =>
+        statements
+          .filter(
+            (s) => JSON.stringify(s.Resource) === JSON.stringify(Stack.of(stacks.service).resolve(queueArn)),
+          )
+          .flatMap(actionsOf)
+          .filter((a) => a.startsWith('sqs:'))
+          .sort();
+      expect(sqsOn(stacks.data.streamFailureQueue.queueArn)).toEqual([
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ]);
+      expect(sqsOn(stacks.data.webhookDeliveryQueue.queueArn)).toEqual(deliveryQueue);
+    },
+  );
 
   it("gives the container's task role exactly the identity provider's table actions", () => {
     const service = Template.fromStack(stacks.service).toJSON().Resources as Record<string, Resource>;

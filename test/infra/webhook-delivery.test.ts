@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
 import { deliveryQueueConsumeActions } from '../../lib/events.ts';
 import type { ServiceFunction } from '../../lib/service-function.ts';
-import { streamProcessorTableActions, webhookDeliveryTableActions } from '../../lib/table-access.ts';
+import { liveStreamProcessorTableActions, webhookDeliveryTableActions } from '../../lib/table-access.ts';
 import {
   deliveryBatchingWindowSeconds,
   deliveryBatchSize,
@@ -164,9 +164,9 @@ describe('Stack: service > delivery function', () => {
   });
 });
 
-describe('Stack: service > stream processor (the dispatcher)', () => {
+describe('Stack: service > live stream processor (the dispatcher)', () => {
   it('may send to the delivery queue, and knows its URL', () => {
-    const processor = stacks.service.events.streamProcessor;
+    const processor = stacks.service.events.liveStreamProcessor;
     expect(actionsOn(processor, inService(stacks.data.webhookDeliveryQueue.queueArn), 'sqs:')).toEqual([
       'sqs:SendMessage',
     ]);
@@ -175,10 +175,11 @@ describe('Stack: service > stream processor (the dispatcher)', () => {
   });
 
   it("may query the endpoints' base partition on the table, through no index", () => {
-    const processor = stacks.service.events.streamProcessor;
+    const processor = stacks.service.events.liveStreamProcessor;
     const table = inService(stacks.data.table.tableArn);
-    expect(streamProcessorTableActions).toContain('dynamodb:Query');
-    expect(actionsOn(processor, table, 'dynamodb:')).toEqual([...streamProcessorTableActions].sort());
+    expect(liveStreamProcessorTableActions).toEqual(['dynamodb:Query']);
+    expect(actionsOn(processor, table, 'dynamodb:')).toEqual([...liveStreamProcessorTableActions].sort());
+    expect(functionResource(processor).Properties.Environment.Variables.FSM_STREAM_CONSUMERS).toBe('live');
     const indexGrants = grantsOf(processor).filter((grant) => grant.resource.includes('/index/'));
     expect(indexGrants).toEqual([]);
   });

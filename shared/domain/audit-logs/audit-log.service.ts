@@ -42,6 +42,10 @@ export function auditEntryOf(event: DomainEvent): AuditLogEntry {
   };
 }
 
-export async function recordAuditEntry(event: DomainEvent): Promise<void> {
-  await auditLogStore.put(event.workspace_id, auditEntryOf(event));
+/** The entries of a whole stream batch, in BatchWriteItem calls of 25 (one entry per event id). */
+export async function recordAuditEntries(events: readonly DomainEvent[]): Promise<void> {
+  const unique = new Map(events.map((event) => [event.id, event]));
+  await auditLogStore.putMany(
+    [...unique.values()].map((event) => ({ workspaceId: event.workspace_id, entry: auditEntryOf(event) })),
+  );
 }
