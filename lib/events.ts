@@ -70,7 +70,6 @@ export class Events extends Construct {
 
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
-    const { settings, table } = props;
 
     // One function and event source mapping per consumer group (shared/events/consumers.ts),
     // so the live group (webhook dispatch) never waits for the audit log's writes. Two readers

@@ -5,7 +5,7 @@
  */
 import type { AuditLogEntry } from '../domain/audit-logs/audit-log.schema.ts';
 import { collectionPk, keys, type WorkspaceId } from './keys.ts';
-import { countPartition, putRecord, putRecords, queryPartition } from './table.ts';
+import { countPartition, putRecords, queryPartition } from './table.ts';
 
 export const auditLogStore = {
   /** The entries of a stream batch. Idempotent: a redelivered event overwrites its own entry. */

@@ -5,7 +5,7 @@
  */
 import type { DomainEvent } from '../events/domain-event.ts';
 import { keys } from './keys.ts';
-import type { TableWrite } from './table.ts';
+import { getRecord, queryItems, storable, type TableWrite } from './table.ts';
 
 export const outboxEntity = 'event';
 const retentionSeconds = 7 * 24 * 3600;
@@ -18,4 +18,32 @@ export function outboxWrite(event: DomainEvent): TableWrite {
     record: { event },
     expiresAt: Math.floor(Date.parse(event.occurred_at) / 1000) + retentionSeconds,
   };
+}
+
+/** Events kept for replay: the event stream replays at most this many after a client's last id. */
+export const maxReplayedEvents = 10_000;
+
+/**
+ * The outbox is also the durable per-workspace event log the event stream replays from (a
+ * week of events, ordered by their UUIDv7 ids). `known` is false when `afterId` names no
+ * event of the workspace that is still kept (unknown, or older than a week); `events` are the
+ * events after it, oldest first, at most maxReplayedEvents (then `complete` is false).
+ */
+export async function eventsAfter(
+  workspaceId: string,
+  afterId: string,
+): Promise<{ known: boolean; events: DomainEvent[]; complete: boolean }> {
+  const key = keys.event(workspaceId, afterId);
+  if (!storable(key) || !(await getRecord(key))) return { known: false, events: [], complete: true };
+  const events: DomainEvent[] = [];
+  for await (const item of queryItems({
+    partitionKey: { name: 'pk', value: key.pk },
+    atLeast: afterId,
+    pageSize: () => 1000,
+  })) {
+    if (item.sk === afterId) continue;
+    if (events.length >= maxReplayedEvents) return { known: true, events, complete: false };
+    events.push(item.event as DomainEvent);
+  }
+  return { known: true, events, complete: true };
 }

@@ -5,8 +5,8 @@
  *
  * - `records`: the audit log, a BatchWriteItem per 25 events; on a busy table these writes wait
  *   in line with every API write (seconds on DynamoDB Local under load).
- * - `live`: webhook dispatch (and the event stream's fan-out): a Query of a workspace's
- *   endpoints and SQS sends per batch.
+ * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch) and
+ *   the event stream's fan-out to every node (SNS publishes).
  *
  * Two groups, not one per consumer: DynamoDB Streams serves at most two readers per shard
  * without throttling. Each consumer takes a whole stream batch in stream order and must be
@@ -15,6 +15,7 @@
  * measured 8–10 events/s that way).
  */
 import { recordAuditEntries } from '../domain/audit-logs/audit-log.service.ts';
+import { streamPublisher } from '../realtime/fanout.ts';
 import { webhookDispatcher } from '../webhooks/dispatch.ts';
 import type { DomainEvent } from './domain-event.ts';
 
@@ -25,7 +26,7 @@ export interface EventConsumer {
 
 export const consumerGroups = {
   records: [{ name: 'audit-log', handleBatch: recordAuditEntries }],
-  live: [webhookDispatcher()],
+  live: [webhookDispatcher(), streamPublisher()],
 } as const satisfies Record<string, readonly EventConsumer[]>;
 
 export type ConsumerGroup = keyof typeof consumerGroups;

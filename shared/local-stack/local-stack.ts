@@ -22,6 +22,9 @@ import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
 import { fileSigningKeyStore } from '../identity/signing-keys.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
+import { eventStreamEndpoint } from '../realtime/event-stream.ts';
+import { subscribeNode } from '../realtime/fanout.ts';
+import { StreamHub } from '../realtime/stream-hub.ts';
 import { createAppServer } from '../server/app-server.ts';
 import { processDeliveryMessage } from '../webhooks/delivery-worker.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
@@ -33,6 +36,7 @@ import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
 import { startStreamPoller } from './stream-poller.ts';
+import { createStreamTopic } from './stream-topic.ts';
 
 export interface LocalStackOptions {
   /** 0 picks a free port. */
@@ -138,7 +142,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       keys: signingKeys,
       adapterFactory: oidcAdapterFactory,
     });
-    const server = createAppServer({ groupHandlers, identity });
+    // The event stream: this node's hub, fed through the SNS topic like every node on AWS.
+    const hub = new StreamHub({ timeScale: () => config().webhooks.timeScale });
+    const topicArn = await createStreamTopic(aws.endpoint);
+    process.env.FSM_STREAM_TOPIC_ARN = topicArn;
+    const subscription = await subscribeNode({
+      topicArn,
+      queuePrefix: 'fsm-stream',
+      deliver: (event) => hub.publish(event),
+      log: (message, details) => logger.warn(message, details),
+    });
+    stops.unshift(() => subscription.stop());
+    const server = createAppServer({ groupHandlers, identity, eventStream: eventStreamEndpoint(hub) });
+    stops.unshift(async () => hub.closeAll());
     await listen(server, port, host);
     stops.unshift(() => close(server));
     const unwatch = watchEventLoop();

@@ -121,6 +121,17 @@ export const errorResponses: Record<number | 'default', ErrorResponse> = {
       }),
     },
   },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      'too-many-requests: the caller holds as many event-stream connections as allowed (5 per user or service ' +
+      'account); close one, or retry after Retry-After.',
+    example: {
+      type: 'too-many-requests',
+      detail: 'At most 5 concurrent event-stream connections per user or service account.',
+    },
+    headers: retryAfter,
+  },
   503: {
     name: 'ServiceUnavailable',
     description:

@@ -11,6 +11,7 @@ export const apiTags = {
     'The fixed role catalog (owner, admin, dispatcher, technician, driver) with the grants of each role.',
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
+  Events: 'The server-sent event stream of live operations (cases, tours, vehicles, areas).',
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
   Webhooks:
     'Endpoints that receive signed event deliveries, the event catalog they subscribe from, test sends and delivery failures.',

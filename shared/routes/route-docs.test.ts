@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { queryObjectFor } from '../http/query-params.ts';
 import { parseQueryString } from '../http/query-string.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
+import { streamRoutes } from './groups/stream.routes.ts';
 import { routes } from './route-table.ts';
 
-const table = routes as readonly RouteSpec[];
+const table = [...routes, ...streamRoutes] as readonly RouteSpec[];
 const published = table.filter((route) => route.published !== false);
 
 function issuesOf(result: { success: boolean; error?: { issues: unknown[] } }): unknown[] {

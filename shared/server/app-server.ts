@@ -9,6 +9,7 @@ import type { ApiHandler } from '../http/api-gateway.ts';
 import { toProblemError } from '../http/error-mapper.ts';
 import { usableCorrelationId } from '../http/operation-kernel.ts';
 import { ProblemError } from '../http/problem.ts';
+import type { EventStreamEndpoint } from '../realtime/event-stream.ts';
 import { matchRouteOrThrow } from '../routes/route-matcher.ts';
 import type { OperationGroup } from '../routes/route-table.ts';
 import { invoke, problemOnly, readBody, toApiEvent, writeResult } from './lambda-http-adapter.ts';
@@ -22,6 +23,8 @@ import {
 export interface AppServerOptions {
   groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiHandler }>>;
   identity?: { handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
+  /** The server-sent event stream (shared/realtime/event-stream.ts), where this server holds it. */
+  eventStream?: EventStreamEndpoint;
 }
 
 export function createAppServer(options: AppServerOptions): Server {
@@ -42,6 +45,10 @@ export function createAppServer(options: AppServerOptions): Server {
       if (limit) throw limit;
       if (options.identity && (path === '/realms' || path.startsWith('/realms/'))) {
         await options.identity.handle(req, res);
+        return;
+      }
+      if (options.eventStream?.matches(path)) {
+        await options.eventStream.handle(req, res);
         return;
       }
       const match = matchRouteOrThrow(req.method ?? 'GET', path);

@@ -1,0 +1,95 @@
+/**
+ * GET /api/v2/events/stream on node:http (the container, and `npm start`): authenticate like
+ * every API route, take a slot of the caller's identity (429 when it holds 5), send the headers
+ * at once, replay what the client missed from the outbox, then go live (stream-hub.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { v7 as uuidv7 } from 'uuid';
+import { authenticateOrThrow } from '../auth/authenticate.ts';
+import { eventsAfter } from '../data/outbox.ts';
+import { toProblemError } from '../http/error-mapper.ts';
+import { ProblemError } from '../http/problem.ts';
+import type { RouteSpec } from '../http/route-spec.ts';
+import { eventStreamPath, streamRoutes } from '../routes/groups/stream.routes.ts';
+import { problemOnly, writeResult } from '../server/lambda-http-adapter.ts';
+import { maxConnectionsPerIdentity, type StreamHub } from './stream-hub.ts';
+import { controlEnvelope, streamMessageOf } from './stream-kinds.ts';
+
+const route = streamRoutes[0] as RouteSpec;
+
+export interface EventStreamEndpoint {
+  matches(path: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
+  return {
+    matches: (path) => path === eventStreamPath,
+    async handle(req, res) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      let admitted: Parameters<StreamHub['releaseSlot']>[0] | undefined;
+      try {
+        if ((req.method ?? 'GET') !== 'GET') {
+          throw new ProblemError('method-not-allowed', {
+            detail: 'The event stream is read with GET.',
+            headers: { allow: 'GET' },
+          });
+        }
+        // Repeated Authorization headers are joined, so an ambiguous credential is refused.
+        const authorization = req.headersDistinct.authorization?.join(',');
+        const principal = await authenticateOrThrow(authorization, route);
+        const lastEventId = url.searchParams.get('lastEventId') ?? req.headersDistinct['last-event-id']?.[0];
+        if (!hub.admit(principal)) {
+          throw new ProblemError('too-many-requests', {
+            detail: `At most ${maxConnectionsPerIdentity} concurrent event-stream connections per user or service account.`,
+            headers: { 'retry-after': '5' },
+          });
+        }
+        admitted = principal;
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        res.flushHeaders();
+        res.write('retry: 1000\n\n');
+        const connection = hub.attach(principal, res);
+        admitted = undefined; // the connection owns the slot now
+        if (lastEventId) {
+          connection.lastEventId = lastEventId;
+          const replay = await eventsAfter(principal.workspaceId, lastEventId);
+          if (!replay.known || !replay.complete) {
+            // Not a position in this workspace's log: live events are compared with nothing.
+            if (!replay.known) connection.lastEventId = undefined;
+            hub.write(
+              connection,
+              controlEnvelope('RESYNC_REQUIRED:V1', principal.workspaceId, uuidv7()),
+              false,
+            );
+          }
+          if (replay.known && replay.complete) {
+            for (const event of replay.events) {
+              const message = streamMessageOf(event);
+              if (message?.visibleTo(principal)) hub.write(connection, message.envelope);
+            }
+            // Events the caller may not see still move the position on.
+            const newest = replay.events.at(-1)?.id;
+            if (newest && (connection.lastEventId === undefined || newest > connection.lastEventId)) {
+              connection.lastEventId = newest;
+            }
+          }
+        }
+        hub.release(connection);
+      } catch (error) {
+        if (admitted) hub.releaseSlot(admitted);
+        if (res.headersSent) {
+          res.end();
+          return;
+        }
+        const problem = error instanceof ProblemError ? error : toProblemError(error, { path: url.pathname });
+        writeResult(res, problemOnly(problem, url.pathname));
+      }
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The live connections of one node and what they receive. Every node receives every event of
+ * every workspace (fanout.ts) and writes each to the connections of its workspace that may see
+ * it (stream-kinds.ts). Per connection: a heartbeat about every 30 s, a drop after 90 s (the
+ * client reconnects with a current token), removal on the first failed write. Per identity
+ * (user or service account) at most 5 connections on a node: the 6th is refused with 429.
+ * FSM_TIME_SCALE scales heartbeat and drop, as it scales the webhook schedule.
+ */
+import type { ServerResponse } from 'node:http';
+import { v7 as uuidv7 } from 'uuid';
+import type { DomainEvent } from '../events/domain-event.ts';
+import type { Principal } from '../http/request-context.ts';
+import { controlEnvelope, type StreamEnvelope, streamMessageOf } from './stream-kinds.ts';
+
+export const maxConnectionsPerIdentity = 5;
+export const heartbeatSeconds = 30;
+export const dropAfterSeconds = 90;
+
+export interface Connection {
+  principal: Principal;
+  /** The newest event id written (or replayed) to this connection. */
+  lastEventId: string | undefined;
+  /** Live events held back while the replay runs. */
+  held: StreamEnvelope[] | undefined;
+  res: ServerResponse;
+  closed: boolean;
+}
+
+/** One SSE message; control messages carry no `id:` line, so Last-Event-ID keeps naming an event. */
+export function formatMessage(envelope: StreamEnvelope, withId = true): string {
+  return `event: ${envelope.kind}\n${withId ? `id: ${envelope.eventId}\n` : ''}data: ${JSON.stringify(envelope)}\n\n`;
+}
+
+export class StreamHub {
+  private readonly byWorkspace = new Map<string, Set<Connection>>();
+  private readonly byIdentity = new Map<string, number>();
+  private readonly timeScale: () => number;
+
+  constructor(opts: { timeScale: () => number }) {
+    this.timeScale = opts.timeScale;
+  }
+
+  get size(): number {
+    let count = 0;
+    for (const set of this.byWorkspace.values()) count += set.size;
+    return count;
+  }
+
+  /** Reserves a slot of the identity, or returns false when it already holds the maximum. */
+  admit(principal: Principal): boolean {
+    const key = identityOf(principal);
+    const held = this.byIdentity.get(key) ?? 0;
+    if (held >= maxConnectionsPerIdentity) return false;
+    this.byIdentity.set(key, held + 1);
+    return true;
+  }
+
+  /** Starts a connection whose headers are written: it receives live events (held until `release`). */
+  attach(principal: Principal, res: ServerResponse): Connection {
+    const connection: Connection = { principal, lastEventId: undefined, held: [], res, closed: false };
+    const set = this.byWorkspace.get(principal.workspaceId) ?? new Set<Connection>();
+    set.add(connection);
+    this.byWorkspace.set(principal.workspaceId, set);
+    const scale = this.timeScale();
+    const heartbeat = setInterval(
+      () => {
+        this.write(connection, controlEnvelope('HEARTBEAT:V1', principal.workspaceId, uuidv7()), false);
+      },
+      heartbeatSeconds * 1000 * scale,
+    );
+    const drop = setTimeout(() => this.close(connection), dropAfterSeconds * 1000 * scale);
+    heartbeat.unref();
+    drop.unref();
+    const cleanUp = () => {
+      clearInterval(heartbeat);
+      clearTimeout(drop);
+      this.detach(connection);
+    };
+    res.once('close', cleanUp);
+    res.once('error', cleanUp);
+    return connection;
+  }
+
+  /** After the replay: live events held meanwhile go out, those the replay already sent do not. */
+  release(connection: Connection): void {
+    const held = connection.held ?? [];
+    connection.held = undefined;
+    for (const envelope of held) {
+      if (connection.lastEventId === undefined || envelope.eventId > connection.lastEventId) {
+        this.write(connection, envelope);
+      }
+    }
+  }
+
+  publish(event: DomainEvent): void {
+    const connections = this.byWorkspace.get(event.workspace_id);
+    if (!connections?.size) return;
+    const message = streamMessageOf(event);
+    if (!message) return;
+    for (const connection of connections) {
+      if (!message.visibleTo(connection.principal)) continue;
+      if (connection.held) connection.held.push(message.envelope);
+      else if (connection.lastEventId === undefined || message.envelope.eventId > connection.lastEventId) {
+        this.write(connection, message.envelope);
+      }
+    }
+  }
+
+  /** Writes one message; a failed write removes the connection (SPEC.md: dead connections go). */
+  write(connection: Connection, envelope: StreamEnvelope, withId = true): void {
+    if (connection.closed) return;
+    if (withId) connection.lastEventId = envelope.eventId;
+    try {
+      connection.res.write(formatMessage(envelope, withId), (error) => {
+        if (error) this.close(connection);
+      });
+    } catch {
+      this.close(connection);
+    }
+  }
+
+  close(connection: Connection): void {
+    if (connection.closed) return;
+    connection.res.end();
+    this.detach(connection);
+  }
+
+  closeAll(): void {
+    for (const set of this.byWorkspace.values()) for (const connection of [...set]) this.close(connection);
+  }
+
+  private detach(connection: Connection): void {
+    if (connection.closed) return;
+    connection.closed = true;
+    const set = this.byWorkspace.get(connection.principal.workspaceId);
+    set?.delete(connection);
+    if (set?.size === 0) this.byWorkspace.delete(connection.principal.workspaceId);
+    this.releaseSlot(connection.principal);
+  }
+
+  /** Gives back a slot reserved by `admit` (also when the connection never started). */
+  releaseSlot(principal: Principal): void {
+    const key = identityOf(principal);
+    const held = (this.byIdentity.get(key) ?? 1) - 1;
+    if (held <= 0) this.byIdentity.delete(key);
+    else this.byIdentity.set(key, held);
+  }
+}
+
+function identityOf(principal: Principal): string {
+  return `${principal.workspaceId}/${principal.id}`;
+}

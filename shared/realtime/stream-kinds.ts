@@ -1,0 +1,152 @@
+/**
+ * What the server-sent event stream sends for a domain event (SPEC.md, Events → Server-sent
+ * event stream): the kinds of the spec, each an envelope with camelCase keys. Domain events
+ * without a kind (users, tags, webhook endpoints, …) are not streamed; webhooks carry them.
+ *
+ * Who sees what (published with the route): a kind needs the read grant of its resource
+ * (cases:read, tours:read, vehicles:read, areas:read). Callers who only do field work
+ * (technician and/or driver roles) see case events of cases assigned to them and tour events of
+ * their own tours; everyone with the grant sees vehicle and area events.
+ */
+import type { Grant } from '../auth/grants.ts';
+import type { DomainEvent } from '../events/domain-event.ts';
+import type { Principal } from '../http/request-context.ts';
+
+export interface StreamEnvelope {
+  kind: string;
+  /** The domain event's UUIDv7: the SSE `id:` line, and what `lastEventId` names. */
+  eventId: string;
+  timestamp: string;
+  tenantId: string;
+  businessId: string;
+  [field: string]: unknown;
+}
+
+interface KindRule {
+  kind: string;
+  grant: Grant;
+  /** `case:<id>`-style business id and the kind-specific fields. */
+  fields: (object: Record<string, unknown>, event: DomainEvent) => Record<string, unknown>;
+  /** For field workers: the principal this record belongs to (assignee, driver). */
+  ownerOf?: (object: Record<string, unknown>) => unknown;
+}
+
+const caseFields = (object: Record<string, unknown>) => ({
+  businessId: `case:${String(object.id)}`,
+  caseId: object.id,
+  caseData: object,
+});
+const tourFields = (object: Record<string, unknown>) => ({
+  businessId: `tour:${String(object.id)}`,
+  tourId: object.id,
+  tourData: object,
+});
+
+const rules: Record<string, KindRule> = {
+  'case.created': {
+    kind: 'CASE_CREATED:V1',
+    grant: 'cases:read',
+    fields: caseFields,
+    ownerOf: (o) => o.assignee_id,
+  },
+  'case.updated': {
+    kind: 'CASE_UPDATED:V1',
+    grant: 'cases:read',
+    fields: caseFields,
+    ownerOf: (o) => o.assignee_id,
+  },
+  'case.external_id_updated': {
+    kind: 'CASE_EXTERNAL_ID_UPDATED:V1',
+    grant: 'cases:read',
+    fields: (object, event) => ({
+      ...caseFields(object),
+      externalId: object.external_id ?? null,
+      previousExternalId: event.data.previous_attributes?.external_id ?? null,
+    }),
+    ownerOf: (o) => o.assignee_id,
+  },
+  'tour.created': {
+    kind: 'TOUR_CREATED:V1',
+    grant: 'tours:read',
+    fields: tourFields,
+    ownerOf: (o) => o.driver_id,
+  },
+  'tour.updated': {
+    kind: 'TOUR_UPDATED:V1',
+    grant: 'tours:read',
+    fields: tourFields,
+    ownerOf: (o) => o.driver_id,
+  },
+  'tour.deleted': {
+    kind: 'TOUR_DELETED:V1',
+    grant: 'tours:read',
+    fields: tourFields,
+    ownerOf: (o) => o.driver_id,
+  },
+  'vehicle.location_updated': {
+    kind: 'VEHICLE_LOCATION_UPDATED:V1',
+    grant: 'vehicles:read',
+    fields: (object) => ({
+      businessId: `vehicle:${String(object.id)}`,
+      vehicleId: object.id,
+      location: object.location ?? null,
+    }),
+  },
+  'area.waiting_time_updated': {
+    kind: 'AREA_WAITING_TIME_UPDATED:V1',
+    grant: 'areas:read',
+    fields: (object, event) => ({
+      businessId: `area:${String(object.id)}`,
+      areaId: object.id,
+      waitingTime: object.waiting_time ?? null,
+      previousWaitingTime: event.data.previous_attributes?.waiting_time ?? null,
+    }),
+  },
+};
+
+/** The kinds the stream sends, for the OpenAPI description and tests. */
+export const streamKinds = [
+  ...new Set(Object.values(rules).map((rule) => rule.kind)),
+  'HEARTBEAT:V1',
+  'RESYNC_REQUIRED:V1',
+];
+
+export interface StreamMessage {
+  envelope: StreamEnvelope;
+  /** Who may receive it. */
+  visibleTo(principal: Principal): boolean;
+}
+
+const fieldRoles = new Set(['technician', 'driver']);
+
+/** Callers whose every role is field work see only what is theirs. */
+function onlyFieldWork(principal: Principal): boolean {
+  return principal.roles.length > 0 && principal.roles.every((role) => fieldRoles.has(role));
+}
+
+export function streamMessageOf(event: DomainEvent): StreamMessage | undefined {
+  const rule = rules[event.type];
+  if (!rule) return undefined;
+  const object = event.data.object;
+  const envelope: StreamEnvelope = {
+    kind: rule.kind,
+    eventId: event.id,
+    timestamp: new Date(event.occurred_at).toISOString(),
+    tenantId: event.workspace_id,
+    businessId: '',
+    ...rule.fields(object, event),
+  };
+  return {
+    envelope,
+    visibleTo: (principal) => {
+      if (principal.workspaceId !== event.workspace_id || !principal.grants.has(rule.grant)) return false;
+      if (rule.ownerOf && onlyFieldWork(principal)) return rule.ownerOf(object) === principal.id;
+      return true;
+    },
+  };
+}
+
+/** A synthetic message (heartbeat, resync) of the stream itself. */
+export function controlEnvelope(kind: string, tenantId: string, id: string): StreamEnvelope {
+  return { kind, eventId: id, timestamp: new Date().toISOString(), tenantId, businessId: '' };
+}
