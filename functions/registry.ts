@@ -15,4 +15,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   'audit-logs': () => import('./audit-logs/handler.ts'),
   admin: () => import('./admin/handler.ts'),
   webhooks: () => import('./webhooks/handler.ts'),
+  vehicles: () => import('./vehicles/handler.ts'),
+  tours: () => import('./tours/handler.ts'),
+  cases: () => import('./cases/handler.ts'),
 };

@@ -1,14 +1,16 @@
 /**
  * The event side: two stream processors on the table's stream (the outbox), one per consumer
- * group (`records`: the audit log; `live`: webhook dispatch to the delivery queue), and the
- * webhook delivery function on that queue. Queue and function settings come from webhook-retries.ts; the design
- * is in docs/webhook-delivery.md.
+ * group (`records`: the audit log; `live`: webhook dispatch to the delivery queue and the event
+ * stream's fan-out to the SNS topic of stream-fanout.ts), and the webhook delivery function on
+ * that queue. Queue and function settings come from webhook-retries.ts; the designs are in
+ * docs/webhook-delivery.md and docs/event-stream.md.
  */
 import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { outboxEntity } from '../shared/data/outbox.ts';
@@ -49,6 +51,8 @@ export interface EventsProps {
   webhookDeliveryQueue: IQueue;
   /** Entry of the delivery function; default functions/webhook-delivery/handler.ts. */
   webhookDeliveryEntry?: string;
+  /** The event stream's fan-out topic (stream-fanout.ts); only the live processor publishes to it. */
+  streamTopic: ITopic;
 }
 
 /**
@@ -64,7 +68,7 @@ export const outboxFilter = {
 export class Events extends Construct {
   /** The `records` group: the audit log. */
   readonly streamProcessor: ServiceFunction;
-  /** The `live` group: webhook dispatch. */
+  /** The `live` group: webhook dispatch and the event stream's fan-out. */
   readonly liveStreamProcessor: ServiceFunction;
   readonly webhookDelivery: ServiceFunction;
 
@@ -88,6 +92,14 @@ export class Events extends Construct {
     );
 
     this.webhookDelivery = this.addWebhookDelivery(props);
+
+    // The stream publisher (shared/realtime/fanout.ts) sends PublishBatch, authorised by
+    // sns:Publish. The topic's key is AWS managed: its key policy admits this account's
+    // principals through SNS, so the role needs no KMS statement.
+    this.liveStreamProcessor.role.addToPolicy(
+      new PolicyStatement({ actions: ['sns:Publish'], resources: [props.streamTopic.topicArn] }),
+    );
+    this.liveStreamProcessor.function.addEnvironment('FSM_STREAM_TOPIC_ARN', props.streamTopic.topicArn);
   }
 
   private streamConsumer(

@@ -36,7 +36,8 @@ export interface ObservabilityProps {
   /** Work queues whose oldest message, past `maxAge`, means their consumer is stuck or behind. */
   queueAgeLimits: Record<string, { queue: IQueue; maxAge: Duration; meaning: string }>;
   httpApi: IHttpApi;
-  streamProcessor: IFunction;
+  /** The outbox consumers, one per consumer group (records, live), whose iterator age is watched. */
+  streamProcessors: Record<string, IFunction>;
   targetGroup: ApplicationTargetGroup;
 }
 
@@ -125,12 +126,14 @@ export class Observability extends Construct {
       'The HTTP API answered 5xx (function errors, integration failures).',
     );
 
-    alarm(
-      'StreamProcessor-IteratorAge',
-      props.streamProcessor.metric('IteratorAge', { period: thresholds.period, statistic: 'Maximum' }),
-      Duration.minutes(5).toMilliseconds(),
-      'Domain events wait more than 5 minutes in the outbox stream: consumers lag or fail.',
-    );
+    for (const [group, processor] of Object.entries(props.streamProcessors)) {
+      alarm(
+        group === 'records' ? 'StreamProcessor-IteratorAge' : `StreamProcessor-${group}-IteratorAge`,
+        processor.metric('IteratorAge', { period: thresholds.period, statistic: 'Maximum' }),
+        Duration.minutes(5).toMilliseconds(),
+        `Domain events wait more than 5 minutes in the outbox stream for the ${group} consumers: they lag or fail.`,
+      );
+    }
 
     alarm(
       'Realtime-UnhealthyTargets',

@@ -1,8 +1,10 @@
 /**
  * The long-lived-connection side: one container image built from this repository
  * (Dockerfile, `node bin/serve-container.ts`), on Fargate behind an internal Application Load
- * Balancer that only CloudFront reaches (VPC origin). Today the container serves the identity
- * provider under /realms/*; the SSE stream will be one more entry of the same container.
+ * Balancer that only CloudFront reaches (VPC origin). The container serves the identity
+ * provider under /realms/* and the event stream (GET /api/v2/events/stream); each task
+ * receives every stream event through a queue of its own on the fan-out topic
+ * (stream-fanout.ts, docs/event-stream.md).
  *
  * Timeouts, from the inside out: the SSE server sends a heartbeat every 30 s and ends a
  * connection after 90 s (clients reconnect with Last-Event-ID). The ALB's idle timeout (120 s)
@@ -45,6 +47,7 @@ import { Construct } from 'constructs';
 import { repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { tableResources } from './service-function.ts';
+import type { StreamFanout } from './stream-fanout.ts';
 import { containerTableActions } from './table-access.ts';
 
 /** The port `bin/serve-container.ts` listens on (it reads PORT). */
@@ -66,6 +69,8 @@ export interface RealtimeProps {
   environment: Record<string, string>;
   /** Where the ALB writes its access logs. */
   logBucket: IBucket;
+  /** The event stream's topic and queue prefix; every task subscribes a queue of its own. */
+  streamFanout: StreamFanout;
 }
 
 export class Realtime extends Construct {
@@ -129,6 +134,9 @@ export class Realtime extends Construct {
         // CloudFront appends the viewer's address to X-Forwarded-For, the ALB appends CloudFront's:
         // the second entry from the right is the client whose failed sign-ins are counted.
         FSM_TRUSTED_PROXY_HOPS: '2',
+        // The event stream's fan-out: the topic to subscribe, and the name prefix of the task's queue.
+        FSM_STREAM_TOPIC_ARN: props.streamFanout.topic.topicArn,
+        FSM_STREAM_QUEUE_PREFIX: props.streamFanout.queuePrefix,
       },
       secrets: {
         // The private JWKS; the provider signs with its first key.
@@ -145,6 +153,7 @@ export class Realtime extends Construct {
         resources: tableResources(props.table, containerTableActions),
       }),
     );
+    props.streamFanout.allowNodes(taskDefinition.taskRole);
 
     this.loadBalancer = new ApplicationLoadBalancer(this, 'LoadBalancer', {
       vpc: this.vpc,

@@ -22,6 +22,7 @@ import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
+import { StreamFanout } from './stream-fanout.ts';
 import { oldestMessageAlarmSeconds } from './webhook-retries.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -36,6 +37,7 @@ export class ServiceStack extends Stack {
   readonly api: Api;
   readonly events: Events;
   readonly realtime: Realtime;
+  readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
 
@@ -74,6 +76,8 @@ export class ServiceStack extends Stack {
     });
 
     this.api = new Api(this, 'Api', { table: data.table, settings, environment });
+    // The event stream's topic: the live stream processor publishes, every container task subscribes.
+    this.streamFanout = new StreamFanout(this, 'StreamFanout', { envName: props.envName });
     this.events = new Events(this, 'Events', {
       table: data.table,
       settings,
@@ -81,6 +85,7 @@ export class ServiceStack extends Stack {
       streamFailureQueue: data.streamFailureQueue,
       webhookDeliveryQueue: data.webhookDeliveryQueue,
       webhookDeliveryEntry: props.webhookDeliveryEntry,
+      streamTopic: this.streamFanout.topic,
     });
 
     this.realtime = new Realtime(this, 'Realtime', {
@@ -89,6 +94,7 @@ export class ServiceStack extends Stack {
       signingKeySecret: data.signingKeySecret,
       environment,
       logBucket,
+      streamFanout: this.streamFanout,
     });
 
     edge = new Edge(this, 'Edge', {
@@ -107,6 +113,7 @@ export class ServiceStack extends Stack {
         ),
         fallback: this.api.fallbackFunction.function,
         'stream-processor': this.events.streamProcessor.function,
+        'live-stream-processor': this.events.liveStreamProcessor.function,
         'webhook-delivery': this.events.webhookDelivery.function,
       },
       deadLetterQueues: data.deadLetterQueues,
@@ -120,7 +127,10 @@ export class ServiceStack extends Stack {
         },
       },
       httpApi: this.api.httpApi,
-      streamProcessor: this.events.streamProcessor.function,
+      streamProcessors: {
+        records: this.events.streamProcessor.function,
+        live: this.events.liveStreamProcessor.function,
+      },
       targetGroup: this.realtime.targetGroup,
     });
 

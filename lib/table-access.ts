@@ -25,6 +25,9 @@ export const groupTableAccess = {
   // The control plane writes workspaces, owners, realms and clients (workspace-admin.store.ts).
   admin: 'read-write',
   webhooks: 'read-write',
+  vehicles: 'read-write',
+  tours: 'read-write',
+  cases: 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {

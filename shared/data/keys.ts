@@ -24,7 +24,12 @@ export type CollectionName =
   | 'EVENT'
   | 'AUDIT'
   | 'WEBHOOK'
-  | 'WEBHOOK_FAILURE';
+  | 'WEBHOOK_FAILURE'
+  | 'TOUR'
+  | 'VEHICLE'
+  | 'VEHICLE_LOCATION'
+  | 'VEHICLE_PLATE'
+  | 'CASE';
 
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
@@ -80,6 +85,19 @@ export const keys = {
     pk: collectionPk(workspaceId, 'WEBHOOK_FAILURE'),
     sk: deliveryId,
   }),
+  /**
+   * A vehicle's latest reported location: apart from the vehicle item, so a report (every few
+   * seconds) never bumps the vehicle's lock_version nor races a PATCH of the vehicle.
+   */
+  vehicleLocation: (workspaceId: WorkspaceId, vehicleId: string) => ({
+    pk: collectionPk(workspaceId, 'VEHICLE_LOCATION'),
+    sk: vehicleId,
+  }),
+  /** Guard item of a license plate (unique per workspace, compared without case, blanks, hyphens). */
+  vehiclePlate: (workspaceId: WorkspaceId, plateIdentity: string) => ({
+    pk: collectionPk(workspaceId, 'VEHICLE_PLATE'),
+    sk: plateIdentity,
+  }),
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */
   client: (realm: string, clientId: string) => ({ pk: `REALM#${realm}#CLIENT`, sk: clientId }),
@@ -131,6 +149,7 @@ export const itemMeta = [
   'entity',
   'expires_at',
   'list_v',
+  'list_values',
   'gsi1pk',
   'gsi1sk',
   'gsi2pk',

@@ -9,7 +9,9 @@
  *   status), so that filter costs nothing;
  * - its counters: `all`, one per segment value, and more per record (users: per role), so
  *   `page.total_elements` is a counter read, never a count of the collection;
- * - optionally, search tokens: one item per word, whose prefixes are key ranges.
+ * - optionally, search tokens: one item per word, whose prefixes are key ranges;
+ * - optionally, facets: equality filters on open values (a tour's driver), each an index whose
+ *   partition holds one value's records, counted per value.
  *
  * `listWrites` derives, for a record going from `before` to `after`, the record's index
  * attributes and the counter and token writes that must join its transaction. Every writer of
@@ -33,6 +35,18 @@ export interface OrderPattern<R> {
    * keep the index key themselves (tags by usage_count: tag-usage.store.ts).
    */
   maintainedBy?: 'counter';
+  /**
+   * A numeric key made of parts (a rank × 10^13 plus a creation time): the leading part, which
+   * ties broken by further sort keys share. Without it a numeric key is one value (a count).
+   */
+  leading?: (key: number) => number;
+  /**
+   * The order of the segment values themselves (cases by status, in the order of
+   * `segment.values`). It has no index entries of its own: its walk reads the segment
+   * partitions one after another, each through `index`, the index of the order named `within`,
+   * whose order breaks its ties. `key` ranks the segment value, for ties ordered in memory.
+   */
+  segmentOrder?: { within: string };
 }
 
 export interface ListSpec<R extends { id: string }> {
@@ -49,7 +63,38 @@ export interface ListSpec<R extends { id: string }> {
   tokens?: (record: R) => string[];
   /** The table partition of the records, for `base` orders and search (its sort key is the id). */
   basePartition?: (scope: ListScope) => string;
+  /**
+   * Equality filters on open values (a tour's driver), each served by an index of its own whose
+   * partitions are the list, the segment and the value (`L#TOUR#PLANNED#driver_id=<uuid>`),
+   * sorted like the order named by `order`. A record without a value is in no partition of the
+   * facet. Every facet value is counted (`<segment>#<facet>=<value>`), so a page filtered by
+   * one facet costs its page and takes its total from counters.
+   */
+  facets?: Record<string, Facet<R>>;
+  /**
+   * What `where` filters and further sort keys read from an index entry besides the shared
+   * projection (table-definition.ts `listedAttributes`): the record's own values, carried as
+   * one map attribute, `list_values`, and read back into the entry (list-read.ts). DynamoDB
+   * projects at most 100 attribute names over all indexes, so collections add theirs here.
+   */
+  listedValues?: (record: R) => Record<string, string | number | undefined>;
 }
+
+export interface Facet<R> {
+  /** An index no order of the list uses. */
+  index: IndexName;
+  /** The order (a key of `orders`) whose sort key the facet's entries carry. */
+  order: string;
+  of: (record: R) => string | undefined;
+}
+
+/** The index partition suffix of a facet value, within a segment (list-read.ts walks it). */
+export function facetSegment(facet: string, value: string, segment: string | undefined): string {
+  return segment === undefined ? `${facet}=${value}` : `${segment}#${facet}=${value}`;
+}
+
+/** The counter of a facet value (within a segment, which counterNames prefixes). */
+export const facetCounter = (facet: string, value: string) => `${facet}=${value}`;
 
 const indexByName = new Map(tableDefinition.indexes.map((index) => [index.name, index]));
 
@@ -62,13 +107,29 @@ export function indexedItem<R extends { id: string }>(
   // Marked current whether listed or not: a record that is not listed is up to date too.
   const item: StoredRecord = { ...record, list_v: listVersion };
   if (!spec.listed(record)) return item;
+  const values = Object.entries(spec.listedValues?.(record) ?? {}).filter(([, value]) => value !== undefined);
+  if (values.length > 0) item.list_values = Object.fromEntries(values);
   const partition = listKeys.indexPartition(scope, spec.name, spec.segment?.of(record));
   for (const order of Object.values(spec.orders)) {
-    if (order.index === 'base' || order.maintainedBy === 'counter') continue;
+    if (order.index === 'base' || order.maintainedBy === 'counter' || order.segmentOrder) continue;
     const index = indexByName.get(order.index);
     if (!index) throw new Error(`no index ${order.index}`);
     const key = order.key(record);
     item[index.partitionKey] = partition;
+    item[index.sortKey] = Array.isArray(key) ? [...key, record.id].join('\u0001') : key;
+  }
+  for (const [name, facet] of Object.entries(spec.facets ?? {})) {
+    const value = facet.of(record);
+    const index = indexByName.get(facet.index);
+    const order = spec.orders[facet.order];
+    if (!index || !order) throw new Error(`facet ${name} of ${spec.name}: no index ${facet.index} or order`);
+    if (value === undefined) continue;
+    const key = order.key(record);
+    item[index.partitionKey] = listKeys.indexPartition(
+      scope,
+      spec.name,
+      facetSegment(name, value, spec.segment?.of(record)),
+    );
     item[index.sortKey] = Array.isArray(key) ? [...key, record.id].join('\u0001') : key;
   }
   return item;
@@ -78,7 +139,11 @@ export function indexedItem<R extends { id: string }>(
 export function counterNames<R extends { id: string }>(spec: ListSpec<R>, record: R | undefined): string[] {
   if (!record || !spec.listed(record)) return [];
   const segment = spec.segment?.of(record);
-  const extra = spec.counters?.(record) ?? [];
+  const facets = Object.entries(spec.facets ?? {}).flatMap(([name, facet]) => {
+    const value = facet.of(record);
+    return value === undefined ? [] : [facetCounter(name, value)];
+  });
+  const extra = [...(spec.counters?.(record) ?? []), ...facets];
   return [
     'all',
     ...(segment === undefined ? [] : [segment]),

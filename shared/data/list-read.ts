@@ -15,11 +15,17 @@
  *    when there is no `where`; with one, the walk goes on to count the matches (README.md,
  *    "Lists": where that happens and what it costs).
  *
+ * A facet (an equality filter on an open value, list-index.ts) walks that value's partitions of
+ * its own index instead, and its counter makes the total. A `range` bounds the walked order's
+ * leading key part (dates): a key range, whose total is a count of its entries. When the walked
+ * order is not the first sort key (a facet or a range sorted by another field), the whole walk
+ * is one group ordered in memory: it costs the facet's or the range's entries.
+ *
  * Search (users) starts from token entries instead of an index: every token that starts with
  * the longest search word, deduplicated, filtered, ordered in memory. It costs its matches.
  */
 import { type ListScope, listKeys } from './keys.ts';
-import type { ListSpec } from './list-index.ts';
+import { facetCounter, facetSegment, type ListSpec } from './list-index.ts';
 import { leadingPart } from './sort-key.ts';
 import { getRecords, type Key, queryItems, type RawItem, recordOf, type StoredRecord } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
@@ -45,6 +51,22 @@ export interface ListRequest {
   search?: readonly string[];
   /** The item an entry stands for, when it is not the entry's own item (tag usage counters). */
   itemKeyOf?: (entry: StoredRecord) => Key;
+  /**
+   * Walk the partitions of one facet value (list-index.ts `facets`) instead of the whole list:
+   * an equality filter that costs nothing, counted by its counter.
+   */
+  facet?: { name: string; value: string };
+  /**
+   * Walk this order's index (a key of the spec's orders) although the first sort key is another:
+   * to serve `range`. What the walk yields is then ordered in memory, so the page costs every
+   * entry walked. A facet always walks its own order.
+   */
+  walk?: string;
+  /**
+   * Inclusive bounds on the leading part of the walked order's sort key (a date range): a key
+   * range of the index. The total is then a count of the range's entries.
+   */
+  range?: { from?: string; to?: string };
 }
 
 export interface ListPage {
@@ -72,13 +94,12 @@ function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order: readon
       if (!pattern) continue;
       // A key's own tie-breakers (the first name after the last name) count only when no
       // further sort key was asked for.
+      // The lower parts of a numeric key (a creation time under a priority) are no published
+      // tie-breaker: its ties fall to the next key or the id, as the index walk orders them.
       const last = position === order.length - 1;
-      const ka = pattern.key(a as unknown as R);
-      const kb = pattern.key(b as unknown as R);
-      const c = compareKeys(
-        last || !Array.isArray(ka) ? ka : ka.slice(0, 1),
-        last || !Array.isArray(kb) ? kb : kb.slice(0, 1),
-      );
+      const lead = (key: string[] | number) =>
+        Array.isArray(key) ? (last ? key : key.slice(0, 1)) : (pattern.leading?.(key) ?? key);
+      const c = compareKeys(lead(pattern.key(a as unknown as R)), lead(pattern.key(b as unknown as R)));
       if (c !== 0) return dir === 'asc' ? c : -c;
     }
     const c = String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
@@ -123,6 +144,11 @@ async function* merged(streams: AsyncGenerator<Entry>[], descending: boolean): A
   }
 }
 
+/** Several ordered streams one after another (the partitions of an order of segment values). */
+async function* concatenated(streams: AsyncGenerator<Entry>[]): AsyncGenerator<Entry> {
+  for (const stream of streams) yield* stream;
+}
+
 /** Entries of one partition of an order's index (or of the base partition), in order. */
 async function* entriesOf(params: {
   index?: string;
@@ -131,15 +157,20 @@ async function* entriesOf(params: {
   sortKeyName: string;
   descending: boolean;
   pageSize: () => number;
+  bounds?: { atLeast?: string; atMost?: string };
 }): AsyncGenerator<Entry> {
   for await (const raw of queryItems({
     ...(params.index ? { index: params.index } : {}),
     partitionKey: { name: params.partitionKeyName, value: params.partition },
+    sortKeyName: params.sortKeyName,
+    ...params.bounds,
     descending: params.descending,
     pageSize: params.pageSize,
   })) {
     const sortKey = raw[params.sortKeyName] as string | number;
-    yield { raw, record: recordOf(raw), sortKey };
+    // What the list carries beyond the shared projection (ListSpec `listedValues`).
+    const values = raw.list_values as StoredRecord | undefined;
+    yield { raw, record: values ? { ...values, ...recordOf(raw) } : recordOf(raw), sortKey };
   }
 }
 
@@ -149,20 +180,42 @@ export async function listPage<R extends { id: string }>(
 ): Promise<ListPage> {
   if (request.search?.length) return searchPage(spec, request);
   const first = request.order[0];
-  const pattern = first ? spec.orders[first.field] : undefined;
-  if (!first || !pattern) throw new Error(`${spec.name} is not listed by ${first?.field}`);
+  const facet = request.facet ? spec.facets?.[request.facet.name] : undefined;
+  if (request.facet && !facet) throw new Error(`${spec.name} has no facet ${request.facet.name}`);
+  const walked = facet?.order ?? request.walk ?? first?.field;
+  const pattern = walked ? spec.orders[walked] : undefined;
+  if (!first || !spec.orders[first.field] || !pattern)
+    throw new Error(`${spec.name} is not listed by ${first?.field}`);
+  // Walked in another order than the one asked for: everything walked is ordered in memory.
+  const inMemory = walked !== first.field;
   const descending = first.direction === 'desc';
   const skip = request.page * request.size;
-  // A filter that a counter counts exactly (`countedBy`) leaves the total to the counters.
-  const counting = request.where !== undefined && request.countedBy === undefined;
+  // A facet's counter counts exactly what its partitions hold (per segment).
+  const countedBy =
+    request.countedBy ??
+    (request.facet && !request.where ? facetCounter(request.facet.name, request.facet.value) : undefined);
+  // A filter that a counter counts exactly (`countedBy`) leaves the total to the counters; a
+  // key range has no counter.
+  const counting = (request.where !== undefined && countedBy === undefined) || request.range !== undefined;
   // Entries still needed: the page and what comes before it, plus one to see where a group ends.
   let needed = skip + request.size + 1;
-  const pageSize = () => Math.min(maxPerQuery(), counting ? maxPerQuery() : Math.max(needed, 10));
+  const pageSize = () => Math.min(maxPerQuery(), counting || inMemory ? maxPerQuery() : Math.max(needed, 10));
+  const bounds = {
+    ...(request.range?.from ? { atLeast: request.range.from } : {}),
+    ...(request.range?.to ? { atMost: `${request.range.to}\u0001\u{10FFFF}` } : {}),
+  };
 
   const segments = spec.segment ? (request.segments ?? spec.segment.values) : [undefined];
+  // An order of the segment values (OrderPattern `segmentOrder`) walks their partitions one
+  // after another, in the order of the values (reversed when descending), instead of merging.
+  const bySegment = pattern.segmentOrder !== undefined && !facet && spec.segment !== undefined;
+  const rank = (segment: string | undefined) => spec.segment?.values.indexOf(segment ?? '') ?? 0;
+  const walkedSegments = bySegment
+    ? [...segments].sort((a, b) => (descending ? rank(b) - rank(a) : rank(a) - rank(b)))
+    : segments;
   let streams: AsyncGenerator<Entry>[];
   let groupsOf: (entry: Entry) => string | number;
-  if (pattern.index === 'base') {
+  if (pattern.index === 'base' && !facet) {
     if (!spec.basePartition) throw new Error(`${spec.name} has no base partition`);
     streams = [
       entriesOf({
@@ -171,31 +224,46 @@ export async function listPage<R extends { id: string }>(
         sortKeyName: tableDefinition.sortKey,
         descending,
         pageSize,
+        bounds,
       }),
     ];
     groupsOf = (entry) => String(entry.sortKey);
   } else {
-    const index = tableDefinition.indexes.find((candidate) => candidate.name === pattern.index);
-    if (!index) throw new Error(`no index ${pattern.index}`);
-    streams = segments.map((segment) =>
+    const indexName = facet?.index ?? pattern.index;
+    const index = tableDefinition.indexes.find((candidate) => candidate.name === indexName);
+    if (!index) throw new Error(`no index ${indexName}`);
+    streams = walkedSegments.map((segment) =>
       entriesOf({
         index: index.name,
-        partition: listKeys.indexPartition(request.scope, spec.name, segment),
+        partition: listKeys.indexPartition(
+          request.scope,
+          spec.name,
+          request.facet ? facetSegment(request.facet.name, request.facet.value, segment) : segment,
+        ),
         partitionKeyName: index.partitionKey,
         sortKeyName: index.sortKey,
         descending,
         pageSize,
+        bounds,
       }),
     );
     const secondary = request.order.length > 1;
-    // Numeric keys carry no id: equal counts always form a group, ordered by id in memory.
+    const leading = pattern.leading;
+    // Numeric keys carry no id: equal counts always form a group, ordered by id in memory (a key
+    // of parts: its leading part, when further sort keys order the ties).
     groupsOf =
       index.sortKeyType === 'N'
-        ? (entry) => entry.sortKey
+        ? secondary && leading
+          ? (entry) => leading(Number(entry.sortKey))
+          : (entry) => entry.sortKey
         : secondary
-          ? (entry) => leadingPart(String(entry.sortKey))
+          ? bySegment
+            ? (entry) => spec.segment?.of(entry.record as unknown as R) ?? ''
+            : (entry) => leadingPart(String(entry.sortKey))
           : (entry) => String(entry.sortKey);
   }
+  // One group: the whole walk, ordered in memory by the order asked for.
+  if (inMemory) groupsOf = () => '';
 
   const compare = comparatorOf(spec, request.order);
   const page: Entry[] = [];
@@ -211,7 +279,7 @@ export async function listPage<R extends { id: string }>(
     needed = Math.max(1, skip + request.size + 1 - matches);
     group = [];
   };
-  for await (const entry of merged(streams, descending)) {
+  for await (const entry of bySegment ? concatenated(streams) : merged(streams, descending)) {
     if (request.where && !request.where(entry.record)) continue;
     const key = groupsOf(entry);
     if (group.length > 0 && key !== groupKey) {
@@ -223,14 +291,16 @@ export async function listPage<R extends { id: string }>(
   }
   if (group.length > 0) closeGroup();
 
-  const total = counting ? matches : await countOf(spec, request, segments);
+  const total = counting
+    ? matches
+    : await countOf(spec, countedBy === undefined ? request : { ...request, countedBy }, segments);
   const keys = page.map((entry) =>
     request.itemKeyOf
       ? request.itemKeyOf(entry.record)
       : { pk: String(entry.raw.pk), sk: String(entry.raw.sk) },
   );
   const items =
-    pattern.index === 'base' && !request.itemKeyOf
+    pattern.index === 'base' && !facet && !request.itemKeyOf
       ? page.map((entry) => entry.record)
       : await getRecords(keys);
   return { items: items.filter((item): item is StoredRecord => item !== undefined), total };

@@ -12,10 +12,16 @@
  * | SKILL     | name → gsi1, skill_type → gsi2, short_key → gsi3, created_at → gsi4, updated_at → gsi5, id → base        |         |                |        |
  * | WORKSPACE | id → gsi1, created_at → gsi4 (platform scope)                                                           |         |                |        |
  * | WEBHOOK   | created_at → gsi4, updated_at → gsi5, id → base                                                          |         |                |        |
+ * | VEHICLE   | name → gsi1, license_plate byPlate → gsi2, created_at → gsi4, updated_at → gsi5                          | active  |                |        |
+ * | TOUR      | date byDate → gsi1, created_at → gsi4, updated_at → gsi5; facets driver_id → gsi2, vehicle_id → gsi3 (by date) | status | driver_id=, vehicle_id= |  |
+ * | CASE      | title → gsi1, status → the segments (each by gsi4), priority → gsi6 (rank, creation), scheduled_start → gsi3, created_at → gsi4, updated_at → gsi5; facet assignee_id → gsi2 (by creation) | status | assignee_id=, area_id= | |
  */
 import type { Area } from '../domain/areas/area.schema.ts';
+import { type Case, casePriorities, caseStatuses } from '../domain/cases/case.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
+import type { Tour } from '../domain/tours/tour.schema.ts';
+import type { StoredVehicle } from '../domain/vehicles/vehicle.schema.ts';
 import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
 import type { PrincipalRecord, WorkspaceRecord } from './directory.store.ts';
 import { collectionPk, type ListScope } from './keys.ts';
@@ -108,6 +114,105 @@ export const skillList: ListSpec<Skill> = {
     id: byId(),
   },
   basePartition: (scope) => collectionPk(workspaceOf(scope), 'SKILL'),
+};
+
+/** Vehicles in and out of service are apart, so the `active` filter costs nothing. */
+export const vehicleSegments = ['ACTIVE', 'INACTIVE'] as const;
+
+export const vehicleList: ListSpec<StoredVehicle> = {
+  name: 'VEHICLE',
+  listed: () => true,
+  segment: { values: vehicleSegments, of: (record) => (record.active ? 'ACTIVE' : 'INACTIVE') },
+  orders: {
+    name: { pattern: 'byName', index: 'gsi1', key: text('name') },
+    // Vehicles without a plate come last in ascending order.
+    license_plate: {
+      pattern: 'byPlate',
+      index: 'gsi2',
+      key: (record) => [record.license_plate ? foldedText(record.license_plate) : '\u{10FFFF}'],
+    },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'VEHICLE'),
+};
+
+export const tourStatuses = ['PLANNED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
+
+/**
+ * Tours by status (segment), by date, creation and change; a driver's and a vehicle's tours are
+ * facets (their own partitions, by date), so "my tours" and "this van's tours" cost their page.
+ */
+export const tourList: ListSpec<Tour> = {
+  name: 'TOUR',
+  listed: () => true,
+  segment: { values: tourStatuses, of: (record) => record.status },
+  orders: {
+    date: { pattern: 'byDate', index: 'gsi1', key: time<Tour>('date') },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  facets: {
+    driver_id: { index: 'gsi2', order: 'date', of: (record) => record.driver_id },
+    vehicle_id: { index: 'gsi3', order: 'date', of: (record) => record.vehicle_id },
+  },
+  // The date orders in memory; driver_id and vehicle_id are checked when both are asked for.
+  listedValues: (record) => ({
+    date: record.date,
+    driver_id: record.driver_id,
+    vehicle_id: record.vehicle_id,
+  }),
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'TOUR'),
+};
+
+/** A case's priority ranks above its creation time (ms, below 10^13 until the year 2286). */
+const priorityPlace = 1e13;
+
+/**
+ * Cases (work orders) grow without bound, so every filter and sort key is an index, a segment,
+ * a facet or a counter (README.md, "Lists", the CASE rows): status is the segment and its own
+ * order (the segments one after another, each by creation); priority a numeric key (rank, then
+ * creation time); an assignee's cases a facet (by creation, the default order); an area's a
+ * counter. `listedValues` carries what filters and further sort keys read from the entries.
+ */
+export const caseList: ListSpec<Case> = {
+  name: 'CASE',
+  listed: () => true,
+  segment: { values: caseStatuses, of: (record) => record.status },
+  orders: {
+    title: { pattern: 'byTitle', index: 'gsi1', key: text('title') },
+    status: {
+      pattern: 'byStatus',
+      index: 'gsi4',
+      key: (record) => [String(caseStatuses.indexOf(record.status))],
+      segmentOrder: { within: 'created_at' },
+    },
+    priority: {
+      pattern: 'byPriority',
+      index: 'gsi6',
+      key: (record) =>
+        casePriorities.indexOf(record.priority) * priorityPlace + Date.parse(String(record.created_at)),
+      leading: (key) => Math.floor(key / priorityPlace),
+    },
+    // Cases without a window last (ascending).
+    scheduled_start: {
+      pattern: 'bySchedule',
+      index: 'gsi3',
+      key: (record) => [record.scheduled_start ?? '\u{10FFFF}'],
+    },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  facets: { assignee_id: { index: 'gsi2', order: 'created_at', of: (record) => record.assignee_id } },
+  counters: (record) => (record.area_id ? [`area_id=${record.area_id}`] : []),
+  listedValues: (record) => ({
+    title: record.title,
+    priority: record.priority,
+    area_id: record.area_id,
+    scheduled_start: record.scheduled_start,
+    scheduled_end: record.scheduled_end,
+  }),
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'CASE'),
 };
 
 export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;

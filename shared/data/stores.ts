@@ -3,10 +3,21 @@
  * entity name, its collection partition (keys.ts) and its list declaration (lists.ts).
  */
 import type { Area } from '../domain/areas/area.schema.ts';
+import type { Case } from '../domain/cases/case.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
+import type { Tour } from '../domain/tours/tour.schema.ts';
+import type { StoredVehicle } from '../domain/vehicles/vehicle.schema.ts';
 import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
-import { areaList, skillList, tagList, webhookEndpointList } from './lists.ts';
+import {
+  areaList,
+  caseList,
+  skillList,
+  tagList,
+  tourList,
+  vehicleList,
+  webhookEndpointList,
+} from './lists.ts';
 import { resourceStore } from './resource-store.ts';
 
 export const areaStore = resourceStore<Area>('area', 'AREA', areaList);
@@ -19,3 +30,8 @@ export const webhookEndpointStore = resourceStore<StoredWebhookEndpoint>(
   'WEBHOOK',
   webhookEndpointList,
 );
+/** Vehicle items hold no location: the latest report is an item of its own (vehicle-location.store.ts). */
+export const vehicleStore = resourceStore<StoredVehicle>('vehicle', 'VEHICLE', vehicleList);
+export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList);
+/** Cases are indexed from their first write: no backfill reads their (unbounded) collection. */
+export const caseStore = resourceStore<Case>('case', 'CASE', caseList);

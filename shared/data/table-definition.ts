@@ -27,6 +27,10 @@ export const listedAttributes = [
   'updated_at',
   // Tag usage counters (tag-usage.store.ts) are index entries too.
   'count',
+  // One map per entry of what else a list's filters and further sort keys read (ListSpec
+  // `listedValues`, list-index.ts): 16 names × 6 indexes = 96 of the 100, so a new collection
+  // adds its fields there, never here.
+  'list_values',
 ] as const;
 
 export interface IndexDefinition {

@@ -15,6 +15,12 @@ export interface EventRegistration {
    * endpoints themselves: an endpoint must not receive news of its own configuration).
    */
   webhook: boolean;
+  /**
+   * false: not written to the audit log. For telemetry-like events only (a vehicle's location
+   * every few seconds would be thousands of entries a day per vehicle, kept forever); webhooks
+   * and the event stream still carry them.
+   */
+  audit?: false;
 }
 
 const generic = <const R extends string>(resource: R, label: string) =>
@@ -28,6 +34,29 @@ export const eventRegistry = {
   ...generic('area', 'An area was'),
   ...generic('tag', 'A tag was'),
   ...generic('skill', 'A skill was'),
+  'area.waiting_time_updated': {
+    description:
+      "An area's operational waiting_time was set, changed or cleared (also an area.updated); " +
+      'previous_attributes holds the old value.',
+    webhook: true,
+  },
+  ...generic('vehicle', 'A vehicle was'),
+  'vehicle.location_updated': {
+    description:
+      'A vehicle reported a newer location (PUT /api/v2/vehicles/{vehicle_id}/location); not an edit: ' +
+      'no vehicle.updated, lock_version unchanged.',
+    webhook: true,
+    audit: false,
+  },
+  ...generic('tour', 'A tour was'),
+  ...generic('case', 'A case (work order) was'),
+  'case.external_id_updated': {
+    description:
+      'The external (ERP/CRM) reference of a case changed; written beside case.updated for the event ' +
+      "stream's CASE_EXTERNAL_ID_UPDATED:V1 (webhooks and the audit log have case.updated).",
+    webhook: false,
+    audit: false,
+  },
   'user.created': { description: 'A user was invited or created.', webhook: true },
   'user.updated': {
     description: 'A user changed: fields, roles, skills, tags, status (activation, deactivation, blocking).',
@@ -80,6 +109,11 @@ export function webhookCatalog(): CatalogEntry[] {
     .filter(([, registration]) => registration.webhook)
     .map(([type, registration]) => entryOf(type, registration.description))
     .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}
+
+/** Whether the audit log records events of this type (every registered one unless it opts out). */
+export function isAuditedEvent(type: string): boolean {
+  return !isRegisteredEvent(type) || (eventRegistry[type] as EventRegistration).audit !== false;
 }
 
 export function isWebhookEvent(type: string): boolean {

@@ -48,6 +48,11 @@ describe('Function: parseOrThrow', () => {
       pointer: '#/description',
     },
     {
+      title: 'answers null on an enumeration as field-required',
+      input: { name: 'x', kind: null },
+      pointer: '#/kind',
+    },
+    {
       title: 'answers a missing nested field as field-required with its pointer',
       input: { name: 'x', zip_ranges: [{ from: '10115' }] },
       pointer: '#/zip_ranges/0/to',

@@ -37,6 +37,10 @@ function fieldErrorType(issue: z.core.$ZodIssue): FieldErrorType {
   if (issue.code === 'invalid_type') {
     return issue.input === undefined || issue.input === null ? 'field-required' : 'field-type-invalid';
   }
+  // null on a closed set (an enum) is a missing value like null on any required field.
+  if (issue.code === 'invalid_value' && (issue.input === undefined || issue.input === null)) {
+    return 'field-required';
+  }
   if (issue.code === 'invalid_union') {
     return issue.input === undefined || issue.input === null ? 'field-required' : 'field-type-invalid';
   }

@@ -112,9 +112,21 @@ export async function createTable(opts: {
       );
     }
 
-    // DynamoDB accepts one index creation per UpdateTable call.
+    // DynamoDB accepts one index creation (or deletion) per UpdateTable call. An index whose
+    // projection no longer matches the definition (a listed attribute added) is dropped and
+    // built again: DynamoDB fills a new index from the table's items by itself.
     for (const index of tableDefinition.indexes) {
-      if (table.GlobalSecondaryIndexes?.some((existing) => existing.IndexName === index.name)) continue;
+      const existing = table.GlobalSecondaryIndexes?.find((candidate) => candidate.IndexName === index.name);
+      if (existing && sameProjection(existing.Projection?.NonKeyAttributes)) continue;
+      if (existing) {
+        await client.send(
+          new UpdateTableCommand({
+            TableName,
+            GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: index.name } }],
+          }),
+        );
+        table = await waitUntilActive(client, TableName);
+      }
       await client.send(
         new UpdateTableCommand({
           TableName,
@@ -237,6 +249,12 @@ function attributeDefinitions(): AttributeDefinition[] {
     types.set(index.sortKey, index.sortKeyType);
   }
   return [...types].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
+}
+
+function sameProjection(attributes: readonly string[] | undefined): boolean {
+  const wanted = [...tableDefinition.indexProjection].sort();
+  const actual = [...(attributes ?? [])].sort();
+  return wanted.length === actual.length && wanted.every((name, i) => name === actual[i]);
 }
 
 function globalSecondaryIndex(index: IndexDefinition): GlobalSecondaryIndex {

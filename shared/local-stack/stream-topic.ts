@@ -1,5 +1,5 @@
 /**
- * The event stream's SNS topic in the local emulator (the CDK data stack creates it on AWS).
+ * The event stream's SNS topic in the local emulator (the CDK service stack creates it on AWS).
  * Locally there is one node, so queues and subscriptions of earlier runs (a killed `npm start`
  * cannot remove its own) are removed here before this run subscribes its own.
  */

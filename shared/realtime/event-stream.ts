@@ -57,11 +57,8 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
         const connection = hub.attach(principal, res);
         admitted = undefined; // the connection owns the slot now
         if (lastEventId) {
-          connection.lastEventId = lastEventId;
           const replay = await eventsAfter(principal.workspaceId, lastEventId);
           if (!replay.known || !replay.complete) {
-            // Not a position in this workspace's log: live events are compared with nothing.
-            if (!replay.known) connection.lastEventId = undefined;
             hub.write(
               connection,
               controlEnvelope('RESYNC_REQUIRED:V1', principal.workspaceId, uuidv7()),
@@ -70,13 +67,9 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
           }
           if (replay.known && replay.complete) {
             for (const event of replay.events) {
+              connection.replayed.add(event.id);
               const message = streamMessageOf(event);
               if (message?.visibleTo(principal)) hub.write(connection, message.envelope);
-            }
-            // Events the caller may not see still move the position on.
-            const newest = replay.events.at(-1)?.id;
-            if (newest && (connection.lastEventId === undefined || newest > connection.lastEventId)) {
-              connection.lastEventId = newest;
             }
           }
         }

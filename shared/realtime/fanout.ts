@@ -45,15 +45,11 @@ export function streamPublisher(): EventConsumer {
       const topicArn = process.env.FSM_STREAM_TOPIC_ARN;
       if (!topicArn) return;
       const streamed = events.filter((event) => streamMessageOf(event) !== undefined);
-      for (let start = 0; start < streamed.length; start += 10) {
-        const chunk = streamed.slice(start, start + 10);
+      for (const chunk of publishBatches(streamed.map((event) => JSON.stringify(event)))) {
         const { Failed } = await snsClient().send(
           new PublishBatchCommand({
             TopicArn: topicArn,
-            PublishBatchRequestEntries: chunk.map((event, i) => ({
-              Id: String(i),
-              Message: JSON.stringify(event),
-            })),
+            PublishBatchRequestEntries: chunk.map((message, i) => ({ Id: String(i), Message: message })),
           }),
         );
         if (Failed?.length)
@@ -61,6 +57,25 @@ export function streamPublisher(): EventConsumer {
       }
     },
   };
+}
+
+/** SNS takes at most 10 messages and 256 KiB per PublishBatch call. */
+export function publishBatches(messages: readonly string[], maxBytes = 250_000): string[][] {
+  const batches: string[][] = [];
+  let current: string[] = [];
+  let bytes = 0;
+  for (const message of messages) {
+    const size = Buffer.byteLength(message);
+    if (current.length > 0 && (current.length === 10 || bytes + size > maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(message);
+    bytes += size;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
 }
 
 export interface StreamSubscription {
@@ -78,12 +93,22 @@ export async function subscribeNode(opts: {
   deliver: (event: DomainEvent) => void;
   log: (message: string, details?: Record<string, unknown>) => void;
 }): Promise<StreamSubscription> {
-  const sqs = new SQSClient(clientOptions(config().endpoints.sqs));
+  // Long polls wait up to 2 s by design: the request deadline must be longer than the wait,
+  // or a poll that was about to return messages is cut off and they stay hidden.
+  const sqs = new SQSClient({
+    ...clientOptions(config().endpoints.sqs),
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+  });
   const node = `${opts.queuePrefix}-${randomUUID().slice(0, 8)}`;
   const { QueueUrl } = await sqs.send(
     new CreateQueueCommand({
       QueueName: node,
-      Attributes: { MessageRetentionPeriod: '300', ReceiveMessageWaitTimeSeconds: '2' },
+      // A message of a cut-off receive comes back after 5 s, not the default 30 s.
+      Attributes: {
+        MessageRetentionPeriod: '300',
+        ReceiveMessageWaitTimeSeconds: '2',
+        VisibilityTimeout: '5',
+      },
     }),
   );
   if (!QueueUrl) throw new Error(`CreateQueue ${node} returned no URL`);

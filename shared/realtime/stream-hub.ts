@@ -20,6 +20,12 @@ export interface Connection {
   principal: Principal;
   /** The newest event id written (or replayed) to this connection. */
   lastEventId: string | undefined;
+  /**
+   * Ids the replay sent: a live event among them is not sent twice. Live events are otherwise
+   * never compared by id, because commits reach the stream in commit order, not in the order
+   * of their ids (taken when each request started).
+   */
+  replayed: Set<string>;
   /** Live events held back while the replay runs. */
   held: StreamEnvelope[] | undefined;
   res: ServerResponse;
@@ -57,7 +63,14 @@ export class StreamHub {
 
   /** Starts a connection whose headers are written: it receives live events (held until `release`). */
   attach(principal: Principal, res: ServerResponse): Connection {
-    const connection: Connection = { principal, lastEventId: undefined, held: [], res, closed: false };
+    const connection: Connection = {
+      principal,
+      lastEventId: undefined,
+      replayed: new Set(),
+      held: [],
+      res,
+      closed: false,
+    };
     const set = this.byWorkspace.get(principal.workspaceId) ?? new Set<Connection>();
     set.add(connection);
     this.byWorkspace.set(principal.workspaceId, set);
@@ -86,9 +99,7 @@ export class StreamHub {
     const held = connection.held ?? [];
     connection.held = undefined;
     for (const envelope of held) {
-      if (connection.lastEventId === undefined || envelope.eventId > connection.lastEventId) {
-        this.write(connection, envelope);
-      }
+      if (!connection.replayed.has(envelope.eventId)) this.write(connection, envelope);
     }
   }
 
@@ -100,9 +111,7 @@ export class StreamHub {
     for (const connection of connections) {
       if (!message.visibleTo(connection.principal)) continue;
       if (connection.held) connection.held.push(message.envelope);
-      else if (connection.lastEventId === undefined || message.envelope.eventId > connection.lastEventId) {
-        this.write(connection, message.envelope);
-      }
+      else if (!connection.replayed.has(message.envelope.eventId)) this.write(connection, message.envelope);
     }
   }
 

@@ -11,6 +11,10 @@ export const apiTags = {
     'The fixed role catalog (owner, admin, dispatcher, technician, driver) with the grants of each role.',
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
+  Vehicles: 'The fleet: vehicles tours are driven with, and the latest location each one reported.',
+  Tours: "A vehicle's and its driver's run through an ordered list of case stops on one day.",
+  Cases:
+    'Work orders: what is to be done, where, by whom and when, how urgent, how far it got, and its ERP/CRM reference.',
   Events: 'The server-sent event stream of live operations (cases, tours, vehicles, areas).',
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
   Webhooks:

@@ -8,10 +8,13 @@
 import { adminRoutes } from './groups/admin.routes.ts';
 import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
+import { caseRoutes } from './groups/cases.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
+import { tourRoutes } from './groups/tours.routes.ts';
 import { userRoutes } from './groups/users.routes.ts';
+import { vehicleRoutes } from './groups/vehicles.routes.ts';
 import { webhookRoutes } from './groups/webhooks.routes.ts';
 
 export const routes = [
@@ -21,6 +24,9 @@ export const routes = [
   ...userRoutes,
   ...skillRoutes,
   ...auditLogRoutes,
+  ...vehicleRoutes,
+  ...tourRoutes,
+  ...caseRoutes,
   ...webhookRoutes,
   ...adminRoutes,
 ] as const;

@@ -113,16 +113,19 @@ describe('IAM: event functions and container', () => {
       processor: () => stacks.service.events.streamProcessor,
       table: streamProcessorTableActions,
       deliveryQueue: [],
+      sns: [],
     },
     {
       group: 'live',
       processor: () => stacks.service.events.liveStreamProcessor,
       table: liveStreamProcessorTableActions,
       deliveryQueue: ['sqs:SendMessage'],
+      // The event stream's fan-out (event-stream.test.ts checks it is on the stream topic only).
+      sns: ['sns:Publish'],
     },
   ])(
     'lets the $group stream processor do its work, read the stream and report failures, nothing more',
-    ({ processor, table, deliveryQueue }) => {
+    ({ processor, table, deliveryQueue, sns }) => {
       const { statements, managed } = roleGrants(processor());
       expect(managed).toEqual([]);
       expect(dynamoActions(statements)).toEqual([...table, ...streamReadActions].sort());
@@ -140,6 +143,7 @@ describe('IAM: event functions and container', () => {
         'sqs:SendMessage',
       ]);
       expect(sqsOn(stacks.data.webhookDeliveryQueue.queueArn)).toEqual(deliveryQueue);
+      expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('sns:'))).toEqual(sns);
     },
   );
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, problemType, tokenFor } from '../support/api.ts';
+import { baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let beta: string;
@@ -349,5 +349,119 @@ describe('Areas: list', () => {
 
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
+  });
+});
+
+describe('Areas: waiting_time', () => {
+  // Its own workspace, so the audit log's newest entries are this block's.
+  let fleet: string;
+  beforeAll(async () => {
+    fleet = await tokenFor('fleet-admin');
+  });
+
+  async function eventsOf(areaId: string) {
+    const response = await call('GET', '/api/v2/audit-logs?size=100', { token: fleet });
+    expect(response.status).toBe(200);
+    return (
+      response.body.items as Array<{
+        event_type: string;
+        resource: { id: string };
+        data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> };
+      }>
+    ).filter((entry) => entry.resource.id === areaId);
+  }
+
+  it('stores an ISO 8601 duration as sent, reads it back, and clears it with null', async () => {
+    const area = await createArea({ waiting_time: 'P1DT2H' }, fleet);
+
+    const read = await call('GET', `/api/v2/areas/${area.id}`, { token: fleet });
+    const changed = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: fleet,
+      body: { waiting_time: 'PT45M' },
+    });
+    const cleared = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: fleet,
+      body: { waiting_time: null },
+    });
+
+    expect(area.waiting_time).toBe('P1DT2H');
+    expect(read.body.waiting_time).toBe('P1DT2H');
+    expect(changed.body).toMatchObject({ waiting_time: 'PT45M', lock_version: 1 });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).not.toHaveProperty('waiting_time');
+  });
+
+  it.each([
+    { title: 'a clock time', value: '00:45', type: 'validation-failed' },
+    { title: 'months', value: 'P1M', type: 'validation-failed' },
+    { title: 'lower case', value: 'pt45m', type: 'validation-failed' },
+    { title: 'more than a year', value: 'P400D', type: 'validation-failed' },
+    { title: 'a number', value: 45, type: 'field-type-invalid' },
+    { title: 'a blank string', value: ' ', type: 'field-required' },
+  ])('rejects $title with 422 $type at #/waiting_time, on create and update', async ({ value, type }) => {
+    const area = await createArea({}, fleet);
+
+    const created = await call('POST', '/api/v2/areas', {
+      token: fleet,
+      body: newArea({ waiting_time: value }),
+    });
+    const patched = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: fleet,
+      body: { waiting_time: value },
+    });
+
+    for (const response of [created, patched]) {
+      expect(response.status).toBe(422);
+      expect(response.body.type).toEqual(problemType(type));
+      expect(response.body.errors[0].pointer).toBe('#/waiting_time');
+    }
+  });
+
+  it('emits area.waiting_time_updated beside area.updated when it changes, with the old value', async () => {
+    const area = await createArea({ waiting_time: 'PT30M' }, fleet);
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: 'PT45M' } });
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { name: 'Renamed' } });
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: 'PT45M' } });
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: null } });
+
+    const entries = await eventually(async () => {
+      const found = await eventsOf(area.id);
+      expect(found).toHaveLength(8);
+      return found;
+    });
+
+    expect(entries.map((entry) => entry.event_type).sort()).toEqual(
+      [
+        'area.created',
+        'area.waiting_time_updated',
+        'area.updated',
+        'area.waiting_time_updated',
+        'area.updated',
+        'area.updated',
+        'area.updated',
+        'area.waiting_time_updated',
+      ].sort(),
+    );
+    const waiting = entries.filter((entry) => entry.event_type === 'area.waiting_time_updated').reverse();
+    expect(waiting.map((entry) => entry.data.previous_attributes)).toEqual([
+      { waiting_time: null },
+      { waiting_time: 'PT30M' },
+      { waiting_time: 'PT45M' },
+    ]);
+    expect(waiting.map((entry) => entry.data.object.waiting_time ?? null)).toEqual(['PT30M', 'PT45M', null]);
+  });
+
+  it('emits nothing extra for an area created without a waiting time', async () => {
+    const area = await createArea({}, fleet);
+
+    const entries = await eventually(async () => {
+      const found = await eventsOf(area.id);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(entries.map((entry) => entry.event_type)).toEqual(['area.created']);
+    expect(await eventsOf(area.id)).toHaveLength(1);
   });
 });

@@ -174,3 +174,105 @@ describe('Event stream: replay', () => {
     expect(text).toContain('event: RESYNC_REQUIRED:V1');
   });
 });
+
+async function api(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
+}
+
+const ofCase = (caseId: string) => (m: Received) => m.data?.caseId === caseId;
+
+describe('Event stream: case events', () => {
+  it('sends CASE_CREATED:V1 with the envelope of the spec, the event id as the id line', async () => {
+    const token = await tokenOf('acme-admin', 's3cret-acme-admin');
+    const { received } = subscribe(token);
+    await until(() => received.find((m) => m.type === 'HEARTBEAT:V1'));
+
+    const created = await api('POST', '/api/v2/cases', token, { title: 'Boiler service' });
+    expect(created.status).toBe(201);
+    const message = await until(() => received.find(ofCase(created.body.id)));
+
+    expect(message.type).toBe('CASE_CREATED:V1');
+    expect(message.id).toBe(message.data.eventId);
+    expect(message.data.eventId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+    expect(message.data).toMatchObject({
+      kind: 'CASE_CREATED:V1',
+      businessId: `case:${created.body.id}`,
+      caseId: created.body.id,
+      caseData: { id: created.body.id, title: 'Boiler service' },
+    });
+    expect(message.data.timestamp).toMatch(/Z$/);
+    expect(message.data.tenantId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends CASE_UPDATED:V1, and CASE_EXTERNAL_ID_UPDATED:V1 too when the external id changes', async () => {
+    const token = await tokenOf('acme-admin', 's3cret-acme-admin');
+    const created = await api('POST', '/api/v2/cases', token, { title: 'ERP sync case' });
+    const { received, source } = subscribe(token);
+    source.addEventListener('CASE_EXTERNAL_ID_UPDATED:V1', (event) =>
+      received.push({ type: event.type, id: event.lastEventId, data: JSON.parse(event.data) }),
+    );
+    await until(() => received.find((m) => m.type === 'HEARTBEAT:V1'));
+
+    const patched = await api('PATCH', `/api/v2/cases/${created.body.id}`, token, {
+      external_id: 'ERP-4711',
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    await until(() =>
+      received.find((m) => m.type === 'CASE_EXTERNAL_ID_UPDATED:V1' && ofCase(created.body.id)(m)),
+    );
+
+    const kinds = received.filter(ofCase(created.body.id)).map((m) => m.type);
+    expect(kinds).toEqual(expect.arrayContaining(['CASE_UPDATED:V1', 'CASE_EXTERNAL_ID_UPDATED:V1']));
+    expect(received.find((m) => m.type === 'CASE_EXTERNAL_ID_UPDATED:V1')?.data).toMatchObject({
+      externalId: 'ERP-4711',
+      caseId: created.body.id,
+    });
+  });
+
+  it('never sends one workspace’s events to another, nor cases to field workers they are not assigned', async () => {
+    const admin = await tokenOf('acme-admin', 's3cret-acme-admin');
+    const beta = subscribe(await tokenOf('beta-admin', 's3cret-beta-admin'));
+    const technician = subscribe(await tokenOf('acme-technician', 's3cret-acme-technician'));
+    const witness = subscribe(admin);
+    await until(() => beta.received.find((m) => m.type === 'HEARTBEAT:V1'));
+    await until(() => technician.received.find((m) => m.type === 'HEARTBEAT:V1'));
+
+    const created = await api('POST', '/api/v2/cases', admin, { title: 'Private to Acme' });
+    await until(() => witness.received.find(ofCase(created.body.id)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    expect(beta.received.filter(ofCase(created.body.id))).toEqual([]);
+    expect(technician.received.filter(ofCase(created.body.id))).toEqual([]);
+  });
+});
+
+describe('Event stream: replay from the durable log', () => {
+  it('replays the events after lastEventId in order, also after the service restarted', async () => {
+    const token = await tokenOf('acme-admin', 's3cret-acme-admin');
+    const first = subscribe(token);
+    const anchor = await api('POST', '/api/v2/cases', token, { title: 'Anchor' });
+    const seen = await until(() => first.received.find(ofCase(anchor.body.id)));
+    first.source.close();
+
+    const missed: string[] = [];
+    for (const title of ['Missed 1', 'Missed 2'])
+      missed.push((await api('POST', '/api/v2/cases', token, { title })).body.id);
+    await service.stop();
+    service = await startService({
+      DATA_DIR: dataDir,
+      FSM_SEED: 'test/support/test-seed.json',
+      FSM_TIME_SCALE: '0.05',
+    });
+    const again = subscribe(await tokenOf('acme-admin', 's3cret-acme-admin'), `?lastEventId=${seen.id}`);
+
+    await until(() => (missed.every((id) => again.received.some(ofCase(id))) ? true : undefined));
+    const replayed = again.received.filter((m) => m.type.startsWith('CASE_')).map((m) => m.data.caseId);
+    expect(replayed.slice(0, 2)).toEqual(missed);
+    expect(again.received.some((m) => m.type === 'RESYNC_REQUIRED:V1')).toBe(false);
+  }, 60_000);
+});

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { hexColor, hexColorPattern, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { waitingTime, waitingTimePattern } from './waiting-time.ts';
 
 const zipCode = text({ max: 16 }).check((ctx) => {
   if (ctx.value.trim() && !/^[A-Za-z0-9][A-Za-z0-9 -]*$/.test(ctx.value)) {
@@ -37,16 +38,30 @@ export const ZipRangeSchema = z
   })
   .meta({ id: 'ZipRange', description: 'Inclusive range of postal codes.' });
 
+const waitingTimeDescription =
+  'Operational waiting time: how long a customer in the area currently waits for a visit, as an ' +
+  'ISO 8601 duration of days, hours, minutes and seconds (`PT45M`, `P1DT2H`, `PT0S`) or of weeks ' +
+  'alone (`P2W`); at most 365 days; years and months are refused (no fixed length).';
+
 export const AreaSchema = z
   .object({
-    id: z.uuid(),
-    name: z.string(),
-    description: z.string().optional(),
+    id: z.uuid().meta({ description: 'Identifier of the area.' }),
+    name: z.string().meta({ description: 'Display name; need not be unique.' }),
+    description: z.string().optional().meta({ description: 'Free text; omitted when the area has none.' }),
     color: z.string().meta({ description: 'Hex colour, e.g. #1a2b3c.', pattern: hexColorPattern }),
-    zip_ranges: z.array(ZipRangeSchema),
+    zip_ranges: z.array(ZipRangeSchema).meta({ description: 'The postal-code ranges the area covers.' }),
+    waiting_time: z
+      .string()
+      .optional()
+      .meta({
+        format: 'duration',
+        pattern: waitingTimePattern,
+        example: 'PT45M',
+        description: `${waitingTimeDescription} Omitted when not set.`,
+      }),
     lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
+    created_at: z.iso.datetime().meta({ description: 'When the area was created.' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the area was last changed.' }),
   })
   .meta({ id: 'Area' });
 
@@ -56,19 +71,36 @@ const description = text({ max: 2000 });
 
 export const CreateAreaSchema = z
   .object({
-    name: text({ max: 255 }),
-    description: description.optional(),
+    name: text({ max: 255 }).meta({ description: 'Display name, up to 255 characters; need not be unique.' }),
+    description: description.optional().meta({ description: 'Free text, up to 2000 characters.' }),
     color: hexColor(),
-    zip_ranges: z.array(ZipRangeSchema).max(1000).optional(),
+    zip_ranges: z
+      .array(ZipRangeSchema)
+      .max(1000)
+      .optional()
+      .meta({ description: 'Postal-code ranges the area covers, at most 1000; [] when omitted.' }),
+    waiting_time: waitingTime()
+      .optional()
+      .meta({ description: `${waitingTimeDescription} Not set when omitted.` }),
   })
   .meta({ id: 'CreateArea' });
 
 export const UpdateAreaSchema = z
   .object({
-    name: text({ max: 255 }).optional(),
+    name: text({ max: 255 }).optional().meta({ description: 'Display name; cannot be cleared.' }),
     description: description.nullable().optional().meta({ description: 'null clears it.' }),
     color: hexColor().optional(),
-    zip_ranges: z.array(ZipRangeSchema).max(1000).optional(),
+    zip_ranges: z
+      .array(ZipRangeSchema)
+      .max(1000)
+      .optional()
+      .meta({ description: 'Replaces the whole list when sent; [] removes every range.' }),
+    waiting_time: waitingTime()
+      .nullable()
+      .optional()
+      .meta({
+        description: `${waitingTimeDescription} null clears it. A change also emits area.waiting_time_updated.`,
+      }),
     lock_version: lockVersion(),
   })
   .meta({ id: 'UpdateArea', description: 'JSON Merge Patch of an area.' });
@@ -77,6 +109,6 @@ export const areaSortFields = ['name', 'color', 'created_at', 'updated_at', 'id'
 
 export const AreaListQuery = z.object({ ...paginationQuery, sort: sortParam(areaSortFields) });
 
-export const AreaIdParams = z.object({ area_id: z.uuid() });
+export const AreaIdParams = z.object({ area_id: z.uuid().meta({ description: 'Identifier of the area.' }) });
 
 export const AreaListSchema = pagedListSchema(AreaSchema, 'AreaList');

@@ -1,10 +1,15 @@
 /**
- * Area rules: creation, merge-patch edits (description clearable with null), deletion, and
- * sorted, paged listing. Every change emits area.created / area.updated / area.deleted.
+ * Area rules: creation, merge-patch edits (description and waiting_time clearable with null),
+ * deletion, and sorted, paged listing. Every change emits area.created / area.updated /
+ * area.deleted. A change of waiting_time (set on create, changed or cleared on update) also
+ * emits area.waiting_time_updated (the event stream's AREA_WAITING_TIME_UPDATED:V1) in the same
+ * transaction, with the old value in previous_attributes.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import { outboxWrite } from '../../data/outbox.ts';
 import { areaStore } from '../../data/stores.ts';
+import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
@@ -41,11 +46,17 @@ export async function createArea(
     ...(input.description !== undefined ? { description: input.description } : {}),
     color: input.color,
     zip_ranges: input.zip_ranges ?? [],
+    ...(input.waiting_time !== undefined ? { waiting_time: input.waiting_time } : {}),
     lock_version: 0,
     created_at: now,
     updated_at: now,
   };
-  await areaStore.create(ctx.workspaceId, area, domainEvent(ctx, 'area.created', resource(area.id), area));
+  await areaStore.create(
+    ctx.workspaceId,
+    area,
+    domainEvent(ctx, 'area.created', resource(area.id), area),
+    waitingTimeEvents(ctx, undefined, area),
+  );
   return area;
 }
 
@@ -65,9 +76,19 @@ export async function updateArea(
         next,
         current,
         domainEvent(ctx, 'area.updated', resource(id), next, previousAttributes(current, next)),
+        waitingTimeEvents(ctx, current, next),
       ),
   });
   return after;
+}
+
+/** area.waiting_time_updated, as one more outbox write, when waiting_time differs. */
+function waitingTimeEvents(ctx: AuthenticatedContext, before: Area | undefined, after: Area): TableWrite[] {
+  if (before?.waiting_time === after.waiting_time) return [];
+  const event = domainEvent(ctx, 'area.waiting_time_updated', resource(after.id), after, {
+    waiting_time: before?.waiting_time ?? null,
+  });
+  return [outboxWrite(event)];
 }
 
 export async function deleteArea(ctx: AuthenticatedContext, id: string): Promise<void> {

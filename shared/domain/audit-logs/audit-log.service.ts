@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { auditLogStore } from '../../data/audit-log.store.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
+import { isAuditedEvent } from '../../events/event-registry.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
@@ -44,7 +45,9 @@ export function auditEntryOf(event: DomainEvent): AuditLogEntry {
 
 /** The entries of a whole stream batch, in BatchWriteItem calls of 25 (one entry per event id). */
 export async function recordAuditEntries(events: readonly DomainEvent[]): Promise<void> {
-  const unique = new Map(events.map((event) => [event.id, event]));
+  const unique = new Map(
+    events.filter((event) => isAuditedEvent(event.type)).map((event) => [event.id, event]),
+  );
   await auditLogStore.putMany(
     [...unique.values()].map((event) => ({ workspaceId: event.workspace_id, entry: auditEntryOf(event) })),
   );

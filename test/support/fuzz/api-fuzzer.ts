@@ -163,7 +163,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
               redirect: 'manual',
               signal,
             } as RequestInit);
-        text = await response.text();
+        text = await bodyOf(response);
       } catch (error) {
         findings.push({
           kind: 'hang',
@@ -439,6 +439,29 @@ function identityRequest(target: FuzzTarget, random: Random, emails: readonly st
       }),
   ];
   return { ...random.pick(choices)(), template: 'identity', surface: 'identity' };
+}
+
+/**
+ * The answer's body. An event stream never ends by itself: its first message (or a second of
+ * it) is its answer, then the connection is closed as a client would.
+ */
+async function bodyOf(response: Response): Promise<string> {
+  if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response.text();
+  const reader = response.body?.getReader();
+  let text = '';
+  const deadline = Date.now() + 1000;
+  while (reader && !text.includes('\n\n') && Date.now() < deadline) {
+    const chunk = await Promise.race([
+      reader.read(),
+      new Promise<undefined>((resolve) =>
+        setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now())),
+      ),
+    ]);
+    if (!chunk || chunk.done) break;
+    text += Buffer.from(chunk.value).toString();
+  }
+  await reader?.cancel();
+  return text;
 }
 
 function check(

@@ -1,0 +1,249 @@
+/**
+ * Case: a work order of the workspace: what is to be done (title, description), where
+ * (address, location, area), by whom (assignee), when (scheduled window), how urgent
+ * (priority) and how far it got (status), with the ERP/CRM reference it came from
+ * (external_id). Published schema names: Case, CreateCase, UpdateCase, CaseList, CaseAddress,
+ * CaseLocation.
+ */
+import * as z from 'zod';
+import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
+import { pagedListSchema } from '../../http/list.ts';
+import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { countryCode, storedCountryCode } from './country-code.ts';
+
+/** In lifecycle order: the order of `sort=status`. */
+export const caseStatuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELLED'] as const;
+export type CaseStatus = (typeof caseStatuses)[number];
+
+/** From least to most urgent: the order of `sort=priority`. */
+export const casePriorities = ['LOW', 'NORMAL', 'HIGH', 'URGENT'] as const;
+export type CasePriority = (typeof casePriorities)[number];
+
+const statusDescription =
+  'Where the work stands: NEW (not planned yet), SCHEDULED (planned), IN_PROGRESS (being worked ' +
+  'on), ON_HOLD (waiting, e.g. for parts or the customer), DONE (completed), CANCELLED (will not ' +
+  'be done). Set by the caller; any status may follow any other.';
+const priorityDescription = 'How urgent the work is: LOW, NORMAL, HIGH or URGENT.';
+
+const limits = { title: 255, description: 10_000, externalId: 255, street: 255, postalCode: 32, city: 255 };
+
+export const CaseAddressSchema = z
+  .object({
+    street: z.string().optional().meta({ description: 'Street and house number.' }),
+    postal_code: z.string().optional().meta({ description: 'Postal code.' }),
+    city: z.string().optional().meta({ description: 'City or locality.' }),
+    country: storedCountryCode().optional(),
+  })
+  .meta({
+    id: 'CaseAddress',
+    description: 'Where the work is done; lines without a value are omitted.',
+  });
+
+export const CaseLocationSchema = z
+  .object({
+    latitude: z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' }),
+    longitude: z.number().min(-180).max(180).meta({ description: 'WGS 84 longitude in degrees, -180..180.' }),
+  })
+  .meta({ id: 'CaseLocation', description: 'Coordinates of the place of work (WGS 84).' });
+
+export type CaseAddress = z.infer<typeof CaseAddressSchema>;
+export type CaseLocation = z.infer<typeof CaseLocationSchema>;
+
+export const CaseSchema = z
+  .object({
+    id: z.uuid().meta({ description: 'Stable id of the case (UUIDv7: ids sort in creation order).' }),
+    title: z.string().meta({ description: 'What is to be done, in one line.' }),
+    description: z.string().optional().meta({ description: 'Details of the work; omitted when empty.' }),
+    status: z.enum(caseStatuses).meta({ description: statusDescription }),
+    priority: z.enum(casePriorities).meta({ description: priorityDescription }),
+    external_id: z
+      .string()
+      .optional()
+      .meta({ description: 'Reference of the case in an ERP or CRM system; omitted when absent.' }),
+    area_id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'The area the case belongs to (GET /api/v2/areas/{area_id}).' }),
+    assignee_id: z.uuid().optional().meta({
+      description: 'The user who does the work (GET /api/v2/users/{user_id}); omitted when unassigned.',
+    }),
+    scheduled_start: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'Start of the planned window (UTC); present exactly when scheduled_end is.' }),
+    scheduled_end: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'End of the planned window (UTC), after scheduled_start.' }),
+    address: CaseAddressSchema.optional(),
+    location: CaseLocationSchema.optional(),
+    created_at: z.iso.datetime().meta({ description: 'When the case was created.' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the case was last written.' }),
+    lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
+  })
+  .meta({ id: 'Case' });
+
+export type Case = z.infer<typeof CaseSchema>;
+
+/** A reference to another record of the workspace, stored lower-cased. */
+const reference = () => z.uuid().transform((id) => id.toLowerCase());
+
+const title = () => text({ max: limits.title });
+const description = () => text({ max: limits.description });
+const externalId = () => text({ max: limits.externalId });
+
+const createAddress = z
+  .object({
+    street: text({ max: limits.street }).optional().meta({ description: 'Street and house number.' }),
+    postal_code: text({ max: limits.postalCode }).optional().meta({ description: 'Postal code.' }),
+    city: text({ max: limits.city }).optional().meta({ description: 'City or locality.' }),
+    country: countryCode().optional(),
+  })
+  .meta({ description: 'Every line is optional; an address without lines is no address.' });
+
+const patchAddress = z
+  .object({
+    street: text({ max: limits.street }).nullable().optional().meta({ description: 'null clears it.' }),
+    postal_code: text({ max: limits.postalCode })
+      .nullable()
+      .optional()
+      .meta({ description: 'null clears it.' }),
+    city: text({ max: limits.city }).nullable().optional().meta({ description: 'null clears it.' }),
+    country: countryCode().nullable().optional().meta({ description: 'null clears it.' }),
+  })
+  .meta({
+    description:
+      'Merged into the stored address (RFC 7386): send only the lines that change, null clears a line.',
+  });
+
+const patchLocation = z
+  .object({
+    latitude: CaseLocationSchema.shape.latitude.optional(),
+    longitude: CaseLocationSchema.shape.longitude.optional(),
+  })
+  .meta({
+    description:
+      'Merged into the stored location (RFC 7386); the result must hold both coordinates. null for the whole location clears it.',
+  });
+
+export const CreateCaseSchema = z
+  .object({
+    title: title().meta({ description: 'Required, 1..255 characters.' }),
+    description: description().optional().meta({ description: 'Up to 10,000 characters.' }),
+    status: z
+      .enum(caseStatuses)
+      .default('NEW')
+      .meta({ description: `${statusDescription} Default NEW.` }),
+    priority: z
+      .enum(casePriorities)
+      .default('NORMAL')
+      .meta({ description: `${priorityDescription} Default NORMAL.` }),
+    external_id: externalId()
+      .optional()
+      .meta({ description: 'Reference of the case in an ERP or CRM system, up to 255 characters.' }),
+    area_id: reference().optional().meta({ description: 'An area of the workspace (422 otherwise).' }),
+    assignee_id: reference().optional().meta({
+      description:
+        'A user of the workspace who is not deactivated (422 otherwise; service accounts are not users).',
+    }),
+    scheduled_start: dateTime()
+      .optional()
+      .meta({ description: 'Start of the planned window; required with scheduled_end.' }),
+    scheduled_end: dateTime()
+      .optional()
+      .meta({ description: 'End of the planned window; after scheduled_start, required with it.' }),
+    address: createAddress.optional(),
+    location: CaseLocationSchema.optional(),
+  })
+  .meta({ id: 'CreateCase', description: 'A new case. Unknown keys are ignored.' });
+
+export const UpdateCaseSchema = z
+  .object({
+    title: title().optional().meta({ description: '1..255 characters; null or blank is 422.' }),
+    description: description().nullable().optional().meta({ description: 'null clears it.' }),
+    status: z
+      .enum(caseStatuses)
+      .optional()
+      .meta({ description: `${statusDescription} null is 422.` }),
+    priority: z
+      .enum(casePriorities)
+      .optional()
+      .meta({ description: `${priorityDescription} null is 422.` }),
+    external_id: externalId().nullable().optional().meta({ description: 'null clears it.' }),
+    area_id: reference()
+      .nullable()
+      .optional()
+      .meta({ description: 'An area of the workspace; null clears it.' }),
+    assignee_id: reference()
+      .nullable()
+      .optional()
+      .meta({ description: 'A user of the workspace who is not deactivated; null unassigns the case.' }),
+    scheduled_start: dateTime()
+      .nullable()
+      .optional()
+      .meta({ description: 'null clears it (clear scheduled_end with it).' }),
+    scheduled_end: dateTime()
+      .nullable()
+      .optional()
+      .meta({ description: 'null clears it (clear scheduled_start with it).' }),
+    address: patchAddress.nullable().optional(),
+    location: patchLocation.nullable().optional(),
+    lock_version: lockVersion(),
+  })
+  .meta({
+    id: 'UpdateCase',
+    description:
+      'JSON Merge Patch of a case. The scheduled window is checked on the result: start before end, both or neither. Unknown keys are ignored.',
+  });
+
+export type CreateCase = z.output<typeof CreateCaseSchema>;
+export type UpdateCase = z.output<typeof UpdateCaseSchema>;
+
+export const caseSortFields = [
+  'title',
+  'status',
+  'priority',
+  'scheduled_start',
+  'created_at',
+  'updated_at',
+] as const;
+
+export const CaseListQuery = z.object({
+  ...paginationQuery,
+  sort: sortParam(caseSortFields).meta({
+    description:
+      'Repeated `sort=<field>:<asc|desc>`. Fields: title (case and accents ignored, numbers by value), ' +
+      'status (in lifecycle order NEW, SCHEDULED, IN_PROGRESS, ON_HOLD, DONE, CANCELLED), priority ' +
+      '(LOW, NORMAL, HIGH, URGENT), scheduled_start (cases without a window come after every scheduled ' +
+      'one: last ascending, first descending), created_at, updated_at. Default created_at:desc (newest ' +
+      'first). Further keys order the ties of the first; remaining ties by id in the direction of the first.',
+  }),
+  statuses: z.array(z.enum(caseStatuses)).optional().meta({
+    description:
+      'Repeated (`statuses=NEW&statuses=SCHEDULED`): cases in any of these statuses. Default: every status.',
+  }),
+  area_id: reference().optional().meta({ description: 'Only cases of this area.' }),
+  assignee_id: reference().optional().meta({ description: 'Only cases assigned to this user.' }),
+  scheduled_from: dateTime()
+    .optional()
+    .meta({
+      description:
+        'With scheduled_to (either may be left out): only cases whose scheduled window overlaps ' +
+        '[scheduled_from, scheduled_to), i.e. scheduled_end > scheduled_from and scheduled_start < ' +
+        'scheduled_to. A window that ends exactly at scheduled_from or starts exactly at scheduled_to ' +
+        'does not overlap; cases without a window never match.',
+    }),
+  scheduled_to: dateTime()
+    .optional()
+    .meta({ description: 'Exclusive end of the window scheduled_from describes.' }),
+  updated_from: dateTime().optional().meta({ description: 'Inclusive lower bound of updated_at.' }),
+  updated_to: dateTime().optional().meta({ description: 'Exclusive upper bound of updated_at.' }),
+});
+
+export type CaseListQueryInput = z.output<typeof CaseListQuery>;
+
+export const CaseIdParams = z.object({
+  case_id: z.uuid().meta({ description: 'Id of a case of the workspace.' }),
+});
+
+export const CaseListSchema = pagedListSchema(CaseSchema, 'CaseList');

@@ -1,0 +1,221 @@
+/**
+ * Case rules: creation, merge-patch edits (address and location merge line by line, as RFC 7386
+ * says), deletion, and the indexed list (case-list.ts). A reference must name a record of the
+ * workspace (area_id an area, assignee_id a user who is not deactivated), checked for the fields
+ * sent, so a case keeps naming an area deleted or a user deactivated later; the scheduled window is checked
+ * on the resulting case: both ends or neither, start before end. Field workers see only their
+ * own cases (case-visibility.ts). Every change emits case.created / case.updated / case.deleted
+ * with the case as data.object.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { getPrincipal } from '../../data/directory.store.ts';
+import { outboxWrite } from '../../data/outbox.ts';
+import { areaStore, caseStore } from '../../data/stores.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import type { Case, CaseListQueryInput, CreateCase, UpdateCase } from './case.schema.ts';
+import { caseListPlan } from './case-list.ts';
+import { assigneeScopeOf, canSeeCase } from './case-visibility.ts';
+
+const resource = (id: string) => ({ type: 'case', id });
+
+/**
+ * When a UUIDv7 was made (its first 48 bits, in milliseconds). A case's created_at is the instant
+ * of its id, so creation order and id order agree and ties of every sort fall to the id.
+ */
+export function instantOfId(id: string): string {
+  return new Date(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toISOString();
+}
+
+/** A page through the list indexes; default order created_at descending (newest first). */
+export async function listCases(ctx: AuthenticatedContext, query: CaseListQueryInput) {
+  const plan = caseListPlan(query, assigneeScopeOf(ctx.principal));
+  if (!plan) return { items: [], page: pageOf(0, query) };
+  const { items, total } = await caseStore.page(ctx.workspaceId, {
+    ...plan,
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+  });
+  return { items, page: pageOf(total, query) };
+}
+
+/** The case if it exists in the workspace and the caller may see it. */
+async function visibleCase(ctx: AuthenticatedContext, id: string): Promise<Case | undefined> {
+  const found = await caseStore.get(ctx.workspaceId, id.toLowerCase());
+  return found && canSeeCase(ctx.principal, found) ? found : undefined;
+}
+
+export async function getCase(ctx: AuthenticatedContext, id: string): Promise<Case> {
+  const found = await visibleCase(ctx, id);
+  if (!found) throw notFound();
+  return found;
+}
+
+/** Field errors of references that name nothing of this workspace. */
+async function referenceErrors(
+  workspaceId: string,
+  refs: { area_id?: string | null | undefined; assignee_id?: string | null | undefined },
+): Promise<FieldError[]> {
+  const [area, assignee] = await Promise.all([
+    refs.area_id ? areaStore.get(workspaceId, refs.area_id) : undefined,
+    refs.assignee_id ? getPrincipal(workspaceId, refs.assignee_id) : undefined,
+  ]);
+  const errors: FieldError[] = [];
+  if (refs.area_id && !area) {
+    errors.push({
+      type: 'field-invalid',
+      pointer: '#/area_id',
+      detail: 'no area with this id exists in the workspace',
+    });
+  }
+  if (refs.assignee_id && assignee?.kind !== 'user') {
+    errors.push({
+      type: 'field-invalid',
+      pointer: '#/assignee_id',
+      detail: 'no user with this id exists in the workspace',
+    });
+  } else if (refs.assignee_id && assignee?.status === 'INACTIVE') {
+    // As for a tour's driver: work is not handed to someone who left.
+    errors.push({ type: 'field-invalid', pointer: '#/assignee_id', detail: 'the user is deactivated' });
+  }
+  return errors;
+}
+
+/** The scheduled window of a case as it would be stored: both ends or neither, start before end. */
+export function windowErrors(record: Pick<Case, 'scheduled_start' | 'scheduled_end'>): FieldError[] {
+  const { scheduled_start: start, scheduled_end: end } = record;
+  if (start === undefined && end === undefined) return [];
+  if (end === undefined) {
+    return [
+      {
+        type: 'field-required',
+        pointer: '#/scheduled_end',
+        detail: 'is required while scheduled_start is set (clear both with null)',
+      },
+    ];
+  }
+  if (start === undefined) {
+    return [
+      {
+        type: 'field-required',
+        pointer: '#/scheduled_start',
+        detail: 'is required while scheduled_end is set (clear both with null)',
+      },
+    ];
+  }
+  return start < end
+    ? []
+    : [{ type: 'field-invalid', pointer: '#/scheduled_end', detail: 'must be after scheduled_start' }];
+}
+
+/** An object without its absent lines, or undefined when none is left. */
+function compact<T extends object>(value: T | undefined): T | undefined {
+  if (!value) return undefined;
+  const kept = Object.fromEntries(
+    Object.entries(value).filter(([, line]) => line !== undefined && line !== null),
+  );
+  return Object.keys(kept).length > 0 ? (kept as T) : undefined;
+}
+
+/** RFC 7386 on a nested object: null removes it, an object merges line by line (null removes a line). */
+function mergeNested<T extends object>(
+  current: T | undefined,
+  patch: Record<string, unknown> | null | undefined,
+): T | undefined {
+  if (patch === undefined) return current;
+  if (patch === null) return undefined;
+  return compact({ ...current, ...patch } as T);
+}
+
+/** A location must hold both coordinates. */
+function locationErrors(location: Partial<Case['location'] & object> | undefined): FieldError[] {
+  if (!location) return [];
+  return (['latitude', 'longitude'] as const)
+    .filter((coordinate) => location[coordinate] === undefined)
+    .map((coordinate) => ({
+      type: 'field-required' as const,
+      pointer: `#/location/${coordinate}`,
+      detail: 'a location needs both coordinates',
+    }));
+}
+
+function withOptional(record: Case, field: keyof Case, value: unknown): void {
+  if (value === undefined || value === null) delete (record as Record<string, unknown>)[field];
+  else (record as Record<string, unknown>)[field] = value;
+}
+
+export async function createCase(ctx: AuthenticatedContext, input: CreateCase): Promise<Case> {
+  const id = uuidv7();
+  const now = instantOfId(id);
+  const record: Case = {
+    id,
+    title: input.title,
+    status: input.status,
+    priority: input.priority,
+    lock_version: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  withOptional(record, 'description', input.description);
+  withOptional(record, 'external_id', input.external_id);
+  withOptional(record, 'area_id', input.area_id);
+  withOptional(record, 'assignee_id', input.assignee_id);
+  withOptional(record, 'scheduled_start', input.scheduled_start);
+  withOptional(record, 'scheduled_end', input.scheduled_end);
+  withOptional(record, 'address', compact(input.address));
+  withOptional(record, 'location', input.location);
+  const errors = [...windowErrors(record), ...(await referenceErrors(ctx.workspaceId, input))];
+  if (errors.length > 0) throw validationProblem(errors);
+  await caseStore.create(ctx.workspaceId, record, domainEvent(ctx, 'case.created', resource(id), record));
+  return record;
+}
+
+export async function updateCase(ctx: AuthenticatedContext, id: string, patch: UpdateCase): Promise<Case> {
+  // References depend only on what is sent: checked once, before the versioned write.
+  const references = await referenceErrors(ctx.workspaceId, patch);
+  const caseId = id.toLowerCase();
+  const { after } = await updateVersioned<Case>({
+    key: `case:${ctx.workspaceId}:${caseId}`,
+    load: () => visibleCase(ctx, caseId),
+    expectedVersion: patch.lock_version,
+    apply: (current) => {
+      const { address, location, ...fields } = patch;
+      const next = mergePatch(current, fields);
+      withOptional(next, 'address', mergeNested(current.address, address));
+      const merged = mergeNested(current.location, location);
+      withOptional(next, 'location', merged);
+      const errors = [...references, ...locationErrors(merged), ...windowErrors(next)];
+      if (errors.length > 0) throw validationProblem(errors);
+      return next;
+    },
+    save: (next, current) => {
+      const previous = previousAttributes(current, next);
+      const updated = domainEvent(ctx, 'case.updated', resource(caseId), next, previous);
+      // The stream's CASE_EXTERNAL_ID_UPDATED:V1 is an event of its own (its own id to replay
+      // from), written with case.updated in the same transaction.
+      const externalIdChanged = Object.hasOwn(previous, 'external_id')
+        ? [
+            outboxWrite(
+              domainEvent(ctx, 'case.external_id_updated', resource(caseId), next, {
+                external_id: previous.external_id,
+              }),
+            ),
+          ]
+        : [];
+      return caseStore.replace(ctx.workspaceId, next, current, updated, externalIdChanged);
+    },
+  });
+  return after;
+}
+
+export async function deleteCase(ctx: AuthenticatedContext, id: string): Promise<void> {
+  const caseId = id.toLowerCase();
+  await deleteExisting<Case>({
+    load: () => visibleCase(ctx, caseId),
+    remove: (current) =>
+      caseStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'case.deleted', resource(caseId), current)),
+  });
+}

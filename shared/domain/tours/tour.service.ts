@@ -1,0 +1,180 @@
+/**
+ * Tour rules: creation (status PLANNED unless given, stops [] unless given), merge-patch edits
+ * (name, vehicle_id and driver_id clearable with null; stops replaced whole), deletion, and the
+ * list. Every change emits tour.created / tour.updated / tour.deleted (the event stream's
+ * TOUR_CREATED:V1 / TOUR_UPDATED:V1 / TOUR_DELETED:V1). References are checked in
+ * tour-references.ts.
+ *
+ * Who sees which tours: everyone with tours:read, except callers whose roles are all technician
+ * and/or driver, who see only the tours they drive (driver_id = their own id). Another tour is
+ * answered like a missing one (404), as a tour of another workspace is.
+ *
+ * The list (data/lists.ts `tourList`; README.md "Lists" has the costs):
+ * - status is the index segment: one status is one partition, none merges the four;
+ * - driver_id and vehicle_id are facets: the partitions of that driver or vehicle, by date; a
+ *   field worker's list is always their driver_id facet;
+ * - date_from/date_to are a key range of the date order (or of the facet);
+ * - a sort other than date over a facet or a date range is ordered in memory: it reads the
+ *   facet's or the range's entries;
+ * - driver_id and vehicle_id together walk the driver's partitions and check the vehicle on the
+ *   index entries (ListSpec `listedValues`); the total is a count of the driver's entries walked.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import type { ListOrder, ListRequest } from '../../data/list-read.ts';
+import { tourStore } from '../../data/stores.ts';
+import type { StoredRecord } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { notFound, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
+import { referenceErrors, type TourReferences } from './tour-references.ts';
+
+const resource = (id: string) => ({ type: 'tour', id });
+
+type Query = z.output<typeof TourListQuery>;
+
+const fieldWorkRoles: ReadonlySet<string> = new Set(['technician', 'driver']);
+
+/** The driver a caller is limited to (field workers: themselves), or undefined when they see all. */
+export function driverScopeOf(principal: Pick<Principal, 'id' | 'roles'>): string | undefined {
+  const onlyFieldWork =
+    principal.roles.length > 0 && principal.roles.every((role) => fieldWorkRoles.has(role));
+  return onlyFieldWork ? principal.id.toLowerCase() : undefined;
+}
+
+function canSee(principal: Pick<Principal, 'id' | 'roles'>, tour: Tour): boolean {
+  const scope = driverScopeOf(principal);
+  return scope === undefined || tour.driver_id === scope;
+}
+
+/** Default order: date ascending; ties in creation order (ids are UUIDv7). */
+const defaultOrder: ListOrder[] = [{ field: 'date', direction: 'asc' }];
+
+export async function listTours(ctx: AuthenticatedContext, query: Query) {
+  const scope = driverScopeOf(ctx.principal);
+  const askedDriver = query.driver_id?.toLowerCase();
+  // A field worker asking for another driver's tours gets none: they are not theirs to see.
+  if (scope && askedDriver && askedDriver !== scope) return { items: [], page: pageOf(0, query) };
+  const driver = scope ?? askedDriver;
+  const vehicle = query.vehicle_id?.toLowerCase();
+  const order = query.sort?.length ? query.sort : defaultOrder;
+  const page = query.page ?? 0;
+  const size = query.size ?? defaultPageSize;
+  const request: Omit<ListRequest, 'scope'> = {
+    order,
+    page,
+    size,
+    ...(query.status ? { segments: [query.status] } : {}),
+    ...(query.date_from || query.date_to
+      ? {
+          range: {
+            ...(query.date_from ? { from: query.date_from } : {}),
+            ...(query.date_to ? { to: query.date_to } : {}),
+          },
+          walk: 'date',
+        }
+      : {}),
+  };
+  // No index holds both driver and vehicle: the driver's partitions (the narrower facet as a
+  // rule), the vehicle checked on their entries.
+  const facet = driver
+    ? { name: 'driver_id', value: driver }
+    : vehicle
+      ? { name: 'vehicle_id', value: vehicle }
+      : undefined;
+  const { items, total } = await tourStore.page(ctx.workspaceId, {
+    ...request,
+    ...(facet ? { facet } : {}),
+    ...(driver && vehicle ? { where: (entry: StoredRecord) => entry.vehicle_id === vehicle } : {}),
+  });
+  return { items, page: pageOf(total, query) };
+}
+
+export async function getTour(ctx: AuthenticatedContext, id: string): Promise<Tour> {
+  const tour = await tourStore.get(ctx.workspaceId, id);
+  if (!tour || !canSee(ctx.principal, tour)) throw notFound();
+  return tour;
+}
+
+export async function createTour(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateTourSchema>,
+): Promise<Tour> {
+  await assertReferences(ctx.workspaceId, input);
+  const now = new Date().toISOString();
+  const tour: Tour = {
+    id: uuidv7(),
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    date: input.date,
+    ...(input.vehicle_id ? { vehicle_id: input.vehicle_id.toLowerCase() } : {}),
+    ...(input.driver_id ? { driver_id: input.driver_id.toLowerCase() } : {}),
+    stops: storedStops(input.stops ?? []),
+    status: input.status ?? 'PLANNED',
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+  };
+  await tourStore.create(ctx.workspaceId, tour, domainEvent(ctx, 'tour.created', resource(tour.id), tour));
+  return tour;
+}
+
+export async function updateTour(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateTourSchema>,
+): Promise<Tour> {
+  // Only what is sent is checked (SPEC.md rule 5); the tour itself is read by updateVersioned.
+  await assertReferences(ctx.workspaceId, patch);
+  const normalized = {
+    ...patch,
+    ...(typeof patch.vehicle_id === 'string' ? { vehicle_id: patch.vehicle_id.toLowerCase() } : {}),
+    ...(typeof patch.driver_id === 'string' ? { driver_id: patch.driver_id.toLowerCase() } : {}),
+    ...(patch.stops ? { stops: storedStops(patch.stops) } : {}),
+  };
+  const { after } = await updateVersioned<Tour>({
+    key: `tour:${ctx.workspaceId}:${id}`,
+    load: async () => {
+      const tour = await tourStore.get(ctx.workspaceId, id);
+      return tour && canSee(ctx.principal, tour) ? tour : undefined;
+    },
+    expectedVersion: patch.lock_version,
+    apply: (current) => mergePatch(current, normalized),
+    save: (next, current) =>
+      tourStore.replace(
+        ctx.workspaceId,
+        next,
+        current,
+        domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next)),
+      ),
+  });
+  return after;
+}
+
+export async function deleteTour(ctx: AuthenticatedContext, id: string): Promise<void> {
+  await deleteExisting<Tour>({
+    load: async () => {
+      const tour = await tourStore.get(ctx.workspaceId, id);
+      return tour && canSee(ctx.principal, tour) ? tour : undefined;
+    },
+    remove: (current) =>
+      tourStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'tour.deleted', resource(id), current)),
+  });
+}
+
+/** Stops as stored: case ids lower case (UUIDs compare case-insensitively), keys in a fixed order. */
+function storedStops(
+  stops: ReadonlyArray<{ case_id: string; planned_arrival?: string | undefined }>,
+): TourStop[] {
+  return stops.map((stop) => ({
+    case_id: stop.case_id.toLowerCase(),
+    ...(stop.planned_arrival !== undefined ? { planned_arrival: stop.planned_arrival } : {}),
+  }));
+}
+
+async function assertReferences(workspaceId: string, refs: TourReferences): Promise<void> {
+  const errors = await referenceErrors(workspaceId, refs);
+  if (errors.length > 0) throw validationProblem(errors);
+}

@@ -1,0 +1,104 @@
+/**
+ * The hub sends every live event a connection may see, whatever the order of their ids (commits
+ * reach the stream in commit order), and never sends a replayed event twice.
+ */
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import type { Grant } from '../auth/grants.ts';
+import type { DomainEvent } from '../events/domain-event.ts';
+import { StreamHub } from './stream-hub.ts';
+
+const principal = (id: string, workspaceId = 'ws-1', roles = ['dispatcher']) => ({
+  id,
+  kind: 'user' as const,
+  workspaceId,
+  roles,
+  grants: new Set<Grant>(['cases:read']),
+});
+
+function fakeResponse() {
+  const written: string[] = [];
+  const res = {
+    write: (chunk: string, done?: (error?: Error) => void) => {
+      written.push(chunk);
+      done?.();
+      return true;
+    },
+    end: () => {},
+    once: () => res,
+  };
+  return { res: res as unknown as ServerResponse, written };
+}
+
+const caseEvent = (id: string, workspace = 'ws-1', assignee?: string): DomainEvent => ({
+  id,
+  type: 'case.created',
+  occurred_at: '2026-06-01T10:00:00.000Z',
+  workspace_id: workspace,
+  resource: { type: 'case', id: `case-${id}` },
+  data: { object: { id: `case-${id}`, ...(assignee ? { assignee_id: assignee } : {}) } },
+});
+
+const ids = (written: string[]) => written.flatMap((chunk) => /^id: (.+)$/m.exec(chunk)?.[1] ?? []);
+
+describe('Stream hub', () => {
+  it('sends live events whose ids arrive out of order', () => {
+    const hub = new StreamHub({ timeScale: () => 1000 });
+    const { res, written } = fakeResponse();
+    const connection = hub.attach(principal('u1'), res);
+    hub.release(connection);
+
+    hub.publish(caseEvent('0002'));
+    hub.publish(caseEvent('0001'));
+
+    expect(ids(written)).toEqual(['0002', '0001']);
+    hub.closeAll();
+  });
+
+  it('holds live events during the replay and skips those the replay sent', () => {
+    const hub = new StreamHub({ timeScale: () => 1000 });
+    const { res, written } = fakeResponse();
+    const connection = hub.attach(principal('u1'), res);
+
+    hub.publish(caseEvent('0003'));
+    hub.publish(caseEvent('0004'));
+    connection.replayed.add('0003');
+    hub.write(connection, {
+      kind: 'CASE_CREATED:V1',
+      eventId: '0003',
+      timestamp: '',
+      tenantId: 'ws-1',
+      businessId: '',
+    });
+    hub.release(connection);
+
+    expect(ids(written)).toEqual(['0003', '0004']);
+    hub.closeAll();
+  });
+
+  it('sends nothing across workspaces, and field workers only their own cases', () => {
+    const hub = new StreamHub({ timeScale: () => 1000 });
+    const other = fakeResponse();
+    const technician = fakeResponse();
+    hub.release(hub.attach(principal('u2', 'ws-2'), other.res));
+    hub.release(hub.attach(principal('tech', 'ws-1', ['technician']), technician.res));
+
+    hub.publish(caseEvent('0005'));
+    hub.publish(caseEvent('0006', 'ws-1', 'tech'));
+
+    expect(ids(other.written)).toEqual([]);
+    expect(ids(technician.written)).toEqual(['0006']);
+    hub.closeAll();
+  });
+
+  it('admits 5 connections per identity, and a 6th once one is gone', () => {
+    const hub = new StreamHub({ timeScale: () => 1000 });
+    const who = principal('u3');
+
+    const admitted = Array.from({ length: 6 }, () => hub.admit(who));
+    hub.releaseSlot(who);
+
+    expect(admitted).toEqual([true, true, true, true, true, false]);
+    expect(hub.admit(who)).toBe(true);
+  });
+});
