@@ -1,0 +1,195 @@
+/**
+ * `npm run bench:cases`: what a page of the case list costs at 1,000 and at 100,000 cases in one
+ * workspace (issue 11: ≤ 30 ms at 100,000, growth ≤ 1.5×). A fresh service; the cases are loaded
+ * straight into its DynamoDB Local through the data layer's own list declaration (the item with
+ * its index attributes, and the list counters summed), because 100,000 API writes take about
+ * 25 minutes locally; the outbox is skipped, no consumer needs those events here. Then, one
+ * request in flight: GET /api/v2/cases page 0 (default order), filtered by one status, and a
+ * deep page, p50/p95 with the DynamoDB calls and read units of one page. Prints figures only.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { v7 as uuidv7 } from 'uuid';
+import { startService } from '../test/support/service-process.ts';
+
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '1000,100000' }, samples: { type: 'string', default: '30' } },
+});
+const sizes = values.sizes.split(',').map(Number);
+const samples = Number(values.samples);
+
+const dataDir = await mkdtemp(join(tmpdir(), 'fsm-cases-bench-'));
+const seedFile = join(dataDir, 'seed.json');
+await writeFile(
+  seedFile,
+  JSON.stringify({
+    workspaces: [
+      {
+        name: 'Case bench',
+        realm: 'shared',
+        status: 'ACTIVE',
+        clients: [{ client_id: 'cases-bench', client_secret: 'cases-bench-secret', roles: ['admin'] }],
+      },
+    ],
+  }),
+);
+const service = await startService(
+  {
+    DATA_DIR: join(dataDir, 'data'),
+    FSM_SEED: seedFile,
+    FSM_REPORT_DYNAMODB_CALLS: 'true',
+    FSM_ADMIN_CLIENT_SECRET: randomBytes(16).toString('hex'),
+    LOG_LEVEL: 'error',
+  },
+  120_000,
+);
+
+// The data layer of this process talks to the service's DynamoDB Local.
+Object.assign(process.env, {
+  FSM_DYNAMODB_ENDPOINT: service.dynamodbEndpoint,
+  FSM_TABLE_NAME: 'fsm',
+  AWS_REGION: 'eu-central-1',
+});
+const { resetConfig } = await import('../shared/config.ts');
+resetConfig();
+const { caseList, workspaceScope } = await import('../shared/data/lists.ts');
+const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
+const { caseStore } = await import('../shared/data/stores.ts');
+const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
+type Case = import('../shared/domain/cases/case.schema.ts').Case;
+
+async function token(): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'cases-bench',
+      client_secret: 'cases-bench-secret',
+    }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+const statuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELLED'] as const;
+const priorities = ['LOW', 'NORMAL', 'HIGH', 'URGENT'] as const;
+
+async function load(workspaceId: string, count: number): Promise<void> {
+  const scope = workspaceScope(workspaceId);
+  const counters = new Map<string, { key: { pk: string; sk: string }; by: number }>();
+  for (let start = 0; start < count; start += 5000) {
+    const items = [];
+    for (let i = start; i < Math.min(count, start + 5000); i++) {
+      const now = new Date(Date.now() - (count - i) * 60_000).toISOString();
+      const record: Case = {
+        id: uuidv7(),
+        title: `Case ${i}`,
+        status: statuses[i % statuses.length] ?? 'NEW',
+        priority: priorities[i % priorities.length] ?? 'NORMAL',
+        created_at: now,
+        updated_at: now,
+        lock_version: 0,
+      } as Case;
+      items.push({
+        key: caseStore.key(workspaceId, record.id),
+        entity: 'case',
+        record: indexedItem(caseList, scope, record),
+      });
+      for (const write of listWrites(caseList, scope, undefined, record)) {
+        if (write.kind === 'add') {
+          const id = `${write.key.pk}\u0000${write.key.sk}`;
+          const counter = counters.get(id) ?? { key: write.key, by: 0 };
+          counter.by += write.by;
+          counters.set(id, counter);
+        } else if (write.kind === 'put') {
+          items.push({ key: write.key, entity: write.entity, record: write.record });
+        }
+      }
+    }
+    await putRecords(items);
+  }
+  for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
+}
+
+interface Figures {
+  p50: number;
+  p95: number;
+  calls: string;
+  readUnits: string;
+  total: number;
+}
+
+async function measure(bearer: string, path: string): Promise<Figures> {
+  const times: number[] = [];
+  let last: Response | undefined;
+  let body: { page?: { total_elements: number } } = {};
+  for (let i = 0; i < samples + 3; i++) {
+    const t0 = performance.now();
+    last = await fetch(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${bearer}` } });
+    body = (await last.json()) as typeof body;
+    if (last.status !== 200) throw new Error(`${path}: ${last.status} ${JSON.stringify(body)}`);
+    if (i >= 3) times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return {
+    p50: at(0.5),
+    p95: at(0.95),
+    calls: last?.headers.get('x-dynamodb-calls') ?? '?',
+    readUnits: /read=([\d.]+)/.exec(last?.headers.get('x-dynamodb-capacity') ?? '')?.[1] ?? '?',
+    total: body.page?.total_elements ?? 0,
+  };
+}
+
+try {
+  const me = await fetch(`${service.baseUrl}/api/v2/cases?size=1`, {
+    headers: { authorization: `Bearer ${await token()}` },
+  });
+  if (me.status !== 200) throw new Error(`GET /api/v2/cases answered ${me.status}`);
+  const claims = JSON.parse(
+    Buffer.from((await token()).split('.')[1] ?? '', 'base64url').toString(),
+  ) as Record<string, unknown>;
+  const workspaceId = String(claims.tenant_id ?? claims.workspace_id ?? '');
+  if (!workspaceId) throw new Error(`no workspace id in the token: ${Object.keys(claims).join(', ')}`);
+  const rows = new Map<string, Map<number, Figures>>();
+  let loaded = 0;
+  for (const size of sizes) {
+    const t0 = Date.now();
+    await load(workspaceId, size - loaded);
+    loaded = size;
+    console.log(`loaded ${size} cases in total (${((Date.now() - t0) / 1000).toFixed(0)} s for this step)`);
+    const bearer = await token();
+    const record = (name: string, figures: Figures) => {
+      const row = rows.get(name) ?? new Map<number, Figures>();
+      row.set(size, figures);
+      rows.set(name, row);
+    };
+    record('cases, default order, page 0', await measure(bearer, '/api/v2/cases'));
+    record(
+      'cases, statuses=IN_PROGRESS, page 0',
+      await measure(bearer, '/api/v2/cases?statuses=IN_PROGRESS'),
+    );
+    record('cases, sort=priority:desc, page 0', await measure(bearer, '/api/v2/cases?sort=priority:desc'));
+    record('cases, default order, page 25', await measure(bearer, '/api/v2/cases?page=25'));
+  }
+  console.log(
+    `\np50 (p95) per page, ${samples} samples, one request in flight; DynamoDB calls and read units of one page`,
+  );
+  const [small, large] = [sizes[0] ?? 0, sizes.at(-1) ?? 0];
+  for (const [name, row] of rows) {
+    console.log(`\n${name}`);
+    for (const [size, f] of row) {
+      console.log(
+        `  ${String(size).padStart(7)}: ${f.p50.toFixed(1).padStart(6)} ms (${f.p95.toFixed(1)} ms)  total ${f.total}  calls ${f.calls}  read units ${f.readUnits}`,
+      );
+    }
+    console.log(
+      `  growth ${small} → ${large}: ${((row.get(large)?.p50 ?? 0) / (row.get(small)?.p50 ?? 1)).toFixed(2)}× (goal ≤ 1.5×, ≤ 30 ms at 100,000)`,
+    );
+  }
+} finally {
+  await service.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
