@@ -75,6 +75,15 @@ try {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Started with --expose-gc (bench:stream does), SIGUSR2 runs a full collection, so a memory
+  // figure counts what is held rather than garbage waiting for the collector.
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (collect) {
+    process.on('SIGUSR2', () => {
+      collect();
+      console.log(`fsm: memory after collection ${JSON.stringify(process.memoryUsage())}`);
+    });
+  }
 } catch (error) {
   if (error instanceof PrerequisiteError) {
     console.error(`fsm: cannot start: ${error.message}`);

@@ -101,4 +101,27 @@ describe('Stream hub', () => {
     expect(admitted).toEqual([true, true, true, true, true, false]);
     expect(hub.admit(who)).toBe(true);
   });
+
+  it('sends a heartbeat every 30 s without an id line and drops the connection at 90 s', () => {
+    const hub = new StreamHub({ timeScale: () => 1 });
+    const { res, written } = fakeResponse();
+    const start = Date.now();
+    const connection = hub.attach(principal('u1'), res);
+    hub.release(connection);
+
+    hub.tick(start + 29_000);
+    expect(written).toEqual([]);
+    hub.tick(start + 30_500);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^event: HEARTBEAT:V1\ndata: /);
+    hub.tick(start + 31_000);
+    expect(written).toHaveLength(1);
+    hub.tick(start + 61_000);
+    expect(written).toHaveLength(2);
+
+    hub.tick(start + 90_500);
+    expect(connection.closed).toBe(true);
+    expect(hub.size).toBe(0);
+    hub.closeAll();
+  });
 });

@@ -30,6 +30,9 @@ export interface Connection {
   held: StreamEnvelope[] | undefined;
   res: ServerResponse;
   closed: boolean;
+  /** When the next heartbeat is due and when the connection is dropped (ms since the epoch). */
+  heartbeatAt: number;
+  dropAt: number;
 }
 
 /** One SSE message; control messages carry no `id:` line, so Last-Event-ID keeps naming an event. */
@@ -41,6 +44,7 @@ export class StreamHub {
   private readonly byWorkspace = new Map<string, Set<Connection>>();
   private readonly byIdentity = new Map<string, number>();
   private readonly timeScale: () => number;
+  private ticker: NodeJS.Timeout | undefined;
 
   constructor(opts: { timeScale: () => number }) {
     this.timeScale = opts.timeScale;
@@ -63,6 +67,8 @@ export class StreamHub {
 
   /** Starts a connection whose headers are written: it receives live events (held until `release`). */
   attach(principal: Principal, res: ServerResponse): Connection {
+    const scale = this.timeScale();
+    const now = Date.now();
     const connection: Connection = {
       principal,
       lastEventId: undefined,
@@ -70,28 +76,47 @@ export class StreamHub {
       held: [],
       res,
       closed: false,
+      heartbeatAt: now + heartbeatSeconds * 1000 * scale,
+      dropAt: now + dropAfterSeconds * 1000 * scale,
     };
     const set = this.byWorkspace.get(principal.workspaceId) ?? new Set<Connection>();
     set.add(connection);
     this.byWorkspace.set(principal.workspaceId, set);
-    const scale = this.timeScale();
-    const heartbeat = setInterval(
-      () => {
-        this.write(connection, controlEnvelope('HEARTBEAT:V1', principal.workspaceId, uuidv7()), false);
-      },
-      heartbeatSeconds * 1000 * scale,
-    );
-    const drop = setTimeout(() => this.close(connection), dropAfterSeconds * 1000 * scale);
-    heartbeat.unref();
-    drop.unref();
-    const cleanUp = () => {
-      clearInterval(heartbeat);
-      clearTimeout(drop);
-      this.detach(connection);
-    };
+    const cleanUp = () => this.detach(connection);
     res.once('close', cleanUp);
     res.once('error', cleanUp);
+    this.startTicking(scale);
     return connection;
+  }
+
+  /**
+   * One timer for the whole node instead of two per connection: every tick (a thirtieth of the
+   * heartbeat period) sends the heartbeats that are due and drops the connections whose time is
+   * up. Thousands of connections then cost no timer objects of their own.
+   */
+  private startTicking(scale: number): void {
+    if (this.ticker) return;
+    this.ticker = setInterval(() => this.tick(Date.now()), (heartbeatSeconds * 1000 * scale) / 30);
+    this.ticker.unref();
+  }
+
+  /** Heartbeats and drops that are due at `now`; stops the timer when no connection is left. */
+  tick(now: number): void {
+    const scale = this.timeScale();
+    for (const [workspaceId, set] of this.byWorkspace) {
+      for (const connection of set) {
+        if (now >= connection.dropAt) {
+          this.close(connection);
+        } else if (now >= connection.heartbeatAt) {
+          connection.heartbeatAt = now + heartbeatSeconds * 1000 * scale;
+          this.write(connection, controlEnvelope('HEARTBEAT:V1', workspaceId, uuidv7()), false);
+        }
+      }
+    }
+    if (this.byWorkspace.size === 0 && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
   }
 
   /** After the replay: live events held meanwhile go out, those the replay already sent do not. */
@@ -136,6 +161,8 @@ export class StreamHub {
 
   closeAll(): void {
     for (const set of this.byWorkspace.values()) for (const connection of [...set]) this.close(connection);
+    clearInterval(this.ticker);
+    this.ticker = undefined;
   }
 
   private detach(connection: Connection): void {
