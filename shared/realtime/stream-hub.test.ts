@@ -124,4 +124,21 @@ describe('Stream hub', () => {
     expect(hub.size).toBe(0);
     hub.closeAll();
   });
+
+  it('closes a connection whose unsent bytes did not drain over a heartbeat period', () => {
+    const hub = new StreamHub({ timeScale: () => 1 });
+    const { res } = fakeResponse();
+    const socket = res as unknown as { writableLength: number };
+    const start = Date.now();
+    const connection = hub.attach(principal('u1'), res);
+    hub.release(connection);
+
+    socket.writableLength = 70_000; // the kernel buffer filled up: a burst, or a client that stopped reading
+    hub.tick(start + 30_500);
+    expect(connection.closed).toBe(false);
+    socket.writableLength = 70_100; // a whole period later nothing drained
+    hub.tick(start + 61_000);
+    expect(connection.closed).toBe(true);
+    hub.closeAll();
+  });
 });

@@ -33,6 +33,8 @@ export interface Connection {
   /** When the next heartbeat is due and when the connection is dropped (ms since the epoch). */
   heartbeatAt: number;
   dropAt: number;
+  /** Bytes the socket had not sent at the previous heartbeat. */
+  unsentAtHeartbeat?: number;
 }
 
 /** One SSE message; control messages carry no `id:` line, so Last-Event-ID keeps naming an event. */
@@ -108,6 +110,19 @@ export class StreamHub {
         if (now >= connection.dropAt) {
           this.close(connection);
         } else if (now >= connection.heartbeatAt) {
+          // The socket's buffer was full at the last heartbeat and has not drained since: the
+          // client reads nothing (or its network is gone without a reset). Such a connection is
+          // cleaned up now rather than buffered until the drop.
+          const unsent = connection.res.writableLength ?? 0;
+          if (
+            unsent > 0 &&
+            (connection.unsentAtHeartbeat ?? 0) > 0 &&
+            unsent >= (connection.unsentAtHeartbeat ?? 0)
+          ) {
+            this.close(connection);
+            continue;
+          }
+          connection.unsentAtHeartbeat = unsent;
           connection.heartbeatAt = now + heartbeatSeconds * 1000 * scale;
           this.write(connection, controlEnvelope('HEARTBEAT:V1', workspaceId, uuidv7()), false);
         }
