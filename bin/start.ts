@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
 import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
+import { fileSmsSender, setSmsSender } from '../shared/sms/sms-sender.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
@@ -57,10 +58,15 @@ try {
     console.log(`    curl -s -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v2/areas`);
   }
 
-  // Every message sent while running is announced, so a set-password link is one click away.
+  // Every message sent while running is announced, so a set-password or setup link is one click away.
   setMailer(
     fileMailer(stack.mailDir, process.env.FSM_MAIL_FROM ?? 'no-reply@fsm.local', (file, message) =>
       console.log(`fsm: mail to ${message.to} ("${message.subject}") written to ${file}`),
+    ),
+  );
+  setSmsSender(
+    fileSmsSender(stack.smsDir, (file, message) =>
+      console.log(`fsm: SMS to ${message.to} written to ${file}`),
     ),
   );
 

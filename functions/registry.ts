@@ -18,4 +18,6 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   vehicles: () => import('./vehicles/handler.ts'),
   tours: () => import('./tours/handler.ts'),
   cases: () => import('./cases/handler.ts'),
+  devices: () => import('./devices/handler.ts'),
+  'device-intake': () => import('./device-intake/handler.ts'),
 };

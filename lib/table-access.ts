@@ -28,6 +28,10 @@ export const groupTableAccess = {
   vehicles: 'read-write',
   tours: 'read-write',
   cases: 'read-write',
+  devices: 'read-write',
+  // Intake reads the device and its state, writes the state (PutItem) and history points
+  // (BatchWriteItem: shared/data/table.ts putRecords), and a first location's device update.
+  'device-intake': 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {

@@ -29,7 +29,14 @@ export type CollectionName =
   | 'VEHICLE'
   | 'VEHICLE_LOCATION'
   | 'VEHICLE_PLATE'
-  | 'CASE';
+  | 'CASE'
+  | 'DEVICE'
+  | 'DEVICE_STATE';
+
+/** The partition of one device's telemetry points. */
+export function devicePointPartition(workspaceId: WorkspaceId, deviceId: string): string {
+  return `${tenant(workspaceId)}#DEVICE_POINT#${deviceId}`;
+}
 
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
@@ -97,6 +104,25 @@ export const keys = {
   vehiclePlate: (workspaceId: WorkspaceId, plateIdentity: string) => ({
     pk: collectionPk(workspaceId, 'VEHICLE_PLATE'),
     sk: plateIdentity,
+  }),
+  /** The workspace's device number sequence: an atomic counter, so natural_id is never taken twice. */
+  deviceSequence: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SEQ#DEVICE' }),
+  /**
+   * A device's current telemetry state and intake credential (the secret's hash): apart from the
+   * device item, so intake (many reports a minute) never bumps the device's lock_version nor races
+   * a PATCH. It also carries the device's entry in the geographic index (device-state.store.ts).
+   */
+  deviceState: (workspaceId: WorkspaceId, deviceId: string) => ({
+    pk: collectionPk(workspaceId, 'DEVICE_STATE'),
+    sk: deviceId,
+  }),
+  /**
+   * A device's telemetry history: one partition per device, points by recorded time (with TTL),
+   * so a device's history is one key range and its deletion never touches another device.
+   */
+  devicePoint: (workspaceId: WorkspaceId, deviceId: string, recordedAt: string, pointId: string) => ({
+    pk: devicePointPartition(workspaceId, deviceId),
+    sk: `${recordedAt}#${pointId}`,
   }),
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */

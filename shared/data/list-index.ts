@@ -209,7 +209,9 @@ export function listWrites<R extends { id: string }>(
         kind: 'put',
         key: listKeys.searchToken(scope, spec.name, token, after.id),
         entity: 'search-token',
-        record: { ...projection(after), token },
+        // Every token of the record rides along, so a search checks its further words on the
+        // entry alone, whatever fields the tokens come from (list-read.ts `searchMatches`).
+        record: { ...projection(after), token, tokens: [...next] },
       });
     }
   }

@@ -45,17 +45,21 @@ export interface ListRequest {
   size: number;
   /** A filter no index serves, on index entries (their listed attributes). */
   where?: (entry: StoredRecord) => boolean;
-  /** A counter (per segment) that counts exactly what this request lists, e.g. `role=admin`. */
-  countedBy?: string;
+  /**
+   * A counter (per segment) that counts exactly what this request lists, e.g. `role=admin`;
+   * several: their sum (disjoint counters, such as the values of one facet).
+   */
+  countedBy?: string | readonly string[];
   /** Folded search words: each must start a token of the record (list-index.ts `tokens`). */
   search?: readonly string[];
   /** The item an entry stands for, when it is not the entry's own item (tag usage counters). */
   itemKeyOf?: (entry: StoredRecord) => Key;
   /**
    * Walk the partitions of one facet value (list-index.ts `facets`) instead of the whole list:
-   * an equality filter that costs nothing, counted by its counter.
+   * an equality filter that costs nothing, counted by its counter. Several values (an OR of
+   * equalities, e.g. the models that contain a text) merge their partitions by sort key.
    */
-  facet?: { name: string; value: string };
+  facet?: { name: string; value: string | readonly string[] };
   /**
    * Walk this order's index (a key of the spec's orders) although the first sort key is another:
    * to serve `range`. What the walk yields is then ordered in memory, so the page costs every
@@ -86,7 +90,7 @@ interface Entry {
 }
 
 /** A comparator of records by the request's order, from the spec's own sort keys, then id. */
-function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order: readonly ListOrder[]) {
+export function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order: readonly ListOrder[]) {
   const direction = order[0]?.direction ?? 'asc';
   return (a: StoredRecord, b: StoredRecord): number => {
     for (const [position, { field, direction: dir }] of order.entries()) {
@@ -191,9 +195,16 @@ export async function listPage<R extends { id: string }>(
   const descending = first.direction === 'desc';
   const skip = request.page * request.size;
   // A facet's counter counts exactly what its partitions hold (per segment).
+  const facetValues = request.facet
+    ? typeof request.facet.value === 'string'
+      ? [request.facet.value]
+      : request.facet.value
+    : [undefined];
   const countedBy =
     request.countedBy ??
-    (request.facet && !request.where ? facetCounter(request.facet.name, request.facet.value) : undefined);
+    (request.facet && !request.where
+      ? facetValues.map((value) => facetCounter(request.facet?.name ?? '', value ?? ''))
+      : undefined);
   // A filter that a counter counts exactly (`countedBy`) leaves the total to the counters; a
   // key range has no counter.
   const counting = (request.where !== undefined && countedBy === undefined) || request.range !== undefined;
@@ -232,20 +243,22 @@ export async function listPage<R extends { id: string }>(
     const indexName = facet?.index ?? pattern.index;
     const index = tableDefinition.indexes.find((candidate) => candidate.name === indexName);
     if (!index) throw new Error(`no index ${indexName}`);
-    streams = walkedSegments.map((segment) =>
-      entriesOf({
-        index: index.name,
-        partition: listKeys.indexPartition(
-          request.scope,
-          spec.name,
-          request.facet ? facetSegment(request.facet.name, request.facet.value, segment) : segment,
-        ),
-        partitionKeyName: index.partitionKey,
-        sortKeyName: index.sortKey,
-        descending,
-        pageSize,
-        bounds,
-      }),
+    streams = facetValues.flatMap((value) =>
+      walkedSegments.map((segment) =>
+        entriesOf({
+          index: index.name,
+          partition: listKeys.indexPartition(
+            request.scope,
+            spec.name,
+            request.facet && value !== undefined ? facetSegment(request.facet.name, value, segment) : segment,
+          ),
+          partitionKeyName: index.partitionKey,
+          sortKeyName: index.sortKey,
+          descending,
+          pageSize,
+          bounds,
+        }),
+      ),
     );
     const secondary = request.order.length > 1;
     const leading = pattern.leading;
@@ -340,12 +353,16 @@ async function countOf<R extends { id: string }>(
   request: ListRequest,
   segments: ReadonlyArray<string | undefined>,
 ): Promise<number> {
-  const names = segments.map((segment) =>
-    segment === undefined
-      ? (request.countedBy ?? 'all')
-      : request.countedBy
-        ? `${segment}#${request.countedBy}`
-        : segment,
+  const countedBy =
+    request.countedBy === undefined
+      ? [undefined]
+      : typeof request.countedBy === 'string'
+        ? [request.countedBy]
+        : request.countedBy;
+  const names = countedBy.flatMap((counter) =>
+    segments.map((segment) =>
+      segment === undefined ? (counter ?? 'all') : counter ? `${segment}#${counter}` : segment,
+    ),
   );
   const counters = await getRecords(names.map((name) => listKeys.counter(request.scope, spec.name, name)));
   return counters.reduce((sum, counter) => sum + Math.max(0, Number(counter?.count ?? 0)), 0);
@@ -360,27 +377,10 @@ async function searchPage<R extends { id: string }>(
   spec: ListSpec<R>,
   request: ListRequest,
 ): Promise<ListPage> {
-  const words = [...(request.search ?? [])].sort((a, b) => b.length - a.length);
-  const [longest = '', ...others] = words;
   const segments = new Set(spec.segment ? (request.segments ?? spec.segment.values) : []);
-  const candidates = new Map<string, StoredRecord>();
-  for await (const raw of queryItems({
-    partitionKey: {
-      name: tableDefinition.partitionKey,
-      value: listKeys.searchPartition(request.scope, spec.name),
-    },
-    sortKeyName: tableDefinition.sortKey,
-    beginsWith: longest,
-    pageSize: maxPerQuery,
-  })) {
-    const record = recordOf(raw);
-    candidates.set(String(record.id), record);
-  }
-  const matches = [...candidates.values()].filter((record) => {
+  const matches = (await searchMatches(spec, request.scope, request.search ?? [])).filter((record) => {
     if (spec.segment && !segments.has(spec.segment.of(record as unknown as R))) return false;
-    if (request.where && !request.where(record)) return false;
-    const tokens = spec.tokens?.(record as unknown as R) ?? [];
-    return others.every((word) => tokens.some((token) => token.startsWith(word)));
+    return !request.where || request.where(record);
   });
   matches.sort(comparatorOf(spec, request.order));
   const start = request.page * request.size;
@@ -391,8 +391,70 @@ async function searchPage<R extends { id: string }>(
   return { items: items.filter((item): item is StoredRecord => item !== undefined), total: matches.length };
 }
 
+/**
+ * The records (as their token entries hold them: the shared projection) of which every search
+ * word starts a token: the token entries of the longest word, one Query of a key range, checked
+ * against the other words. It costs the longest word's matches. For lists that filter further
+ * on whole items (devices), which read the matches' items themselves.
+ */
+export async function searchMatches<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  search: readonly string[],
+): Promise<StoredRecord[]> {
+  const words = [...search].sort((a, b) => b.length - a.length);
+  const [longest = '', ...others] = words;
+  const candidates = new Map<string, { record: StoredRecord; tokens: string[] }>();
+  for await (const raw of queryItems({
+    partitionKey: { name: tableDefinition.partitionKey, value: listKeys.searchPartition(scope, spec.name) },
+    sortKeyName: tableDefinition.sortKey,
+    beginsWith: longest,
+    pageSize: maxPerQuery,
+  })) {
+    const record = recordOf(raw);
+    const id = String(record.id);
+    if (!candidates.has(id)) candidates.set(id, { record, tokens: [] });
+  }
+  return [...candidates.values()]
+    .filter(({ record }) => {
+      const tokens = spec.tokens?.(record as unknown as R) ?? [];
+      // Token entries hold the projection only: a spec whose tokens need more fields keeps them
+      // in the entry's `token` list (list-index.ts puts each record's tokens there).
+      const held = Array.isArray(record.tokens) ? (record.tokens as string[]) : tokens;
+      return others.every((word) => held.some((token) => token.startsWith(word)));
+    })
+    .map(({ record }) => record);
+}
+
 /** Where a searched record's item is: its base partition, keyed by id. */
 function itemKey<R extends { id: string }>(spec: ListSpec<R>, scope: ListScope, record: StoredRecord): Key {
   if (!spec.basePartition) throw new Error(`${spec.name} has no base partition to read searched items from`);
   return { pk: spec.basePartition(scope), sk: String(record.id) };
+}
+
+/**
+ * The counters of a list whose name (within its segments) starts with `prefix`, e.g. every
+ * `model=` facet counter of the devices: one Query of the list's key range of the workspace's
+ * counter partition. Lists hold a handful of counters per segment plus one per facet value in
+ * use, so this costs the distinct values, not the records.
+ */
+export async function countersOf<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  prefix: string,
+): Promise<Array<{ segment: string | undefined; name: string; count: number }>> {
+  const { pk } = listKeys.counter(scope, spec.name, '');
+  const found: Array<{ segment: string | undefined; name: string; count: number }> = [];
+  for await (const raw of queryItems({
+    partitionKey: { name: tableDefinition.partitionKey, value: pk },
+    sortKeyName: tableDefinition.sortKey,
+    beginsWith: `${spec.name}#`,
+    pageSize: maxPerQuery,
+  })) {
+    const rest = String(raw.sk).slice(spec.name.length + 1);
+    const segment = spec.segment?.values.find((value) => rest.startsWith(`${value}#`));
+    const name = segment === undefined ? rest : rest.slice(segment.length + 1);
+    if (name.startsWith(prefix)) found.push({ segment, name, count: Number(raw.count ?? 0) });
+  }
+  return found;
 }

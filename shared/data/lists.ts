@@ -14,10 +14,12 @@
  * | WEBHOOK   | created_at → gsi4, updated_at → gsi5, id → base                                                          |         |                |        |
  * | VEHICLE   | name → gsi1, license_plate byPlate → gsi2, created_at → gsi4, updated_at → gsi5                          | active  |                |        |
  * | TOUR      | date byDate → gsi1, created_at → gsi4, updated_at → gsi5; facets driver_id → gsi2, vehicle_id → gsi3 (by date) | status | driver_id=, vehicle_id= |  |
+ * | DEVICE    | natural_id → gsi6, device_model byModel → gsi1, device_identity_id byIdentity → gsi3, created_at → gsi4, updated_at → gsi5, kind → the segments (each by natural_id); facet model (folded) → gsi2 (by creation) | kind | located, model= | tokens |
  * | CASE      | title → gsi1, status → the segments (each by gsi4), priority → gsi6 (rank, creation), scheduled_start → gsi3, created_at → gsi4, updated_at → gsi5; facet assignee_id → gsi2 (by creation) | status | assignee_id=, area_id= | |
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import { type Case, casePriorities, caseStatuses } from '../domain/cases/case.schema.ts';
+import { deviceKinds, type StoredDevice } from '../domain/devices/device.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
 import type { Tour } from '../domain/tours/tour.schema.ts';
@@ -213,6 +215,86 @@ export const caseList: ListSpec<Case> = {
     scheduled_end: record.scheduled_end,
   }),
   basePartition: (scope) => collectionPk(workspaceOf(scope), 'CASE'),
+};
+
+/** A device's model as its facet value: folded (case and accents ignored), numbers as typed. */
+export const deviceModelFacetValue = (model: string | undefined) =>
+  model === undefined ? undefined : foldedWord(model.trim()).slice(0, 128);
+
+/** Words of the description that are searchable (its first ones): the tokens join the write's transaction. */
+const descriptionWords = 8;
+
+/**
+ * Search tokens of a device: model, identity and phone number whole, their words, the phone
+ * number's digits without `+`, then the first words of the description; folded, at most 24.
+ */
+export function deviceTokens(
+  record: Pick<StoredDevice, 'device_model' | 'device_identity_id' | 'phone_number' | 'description'>,
+): string[] {
+  const words = (value: string | undefined) =>
+    foldedWord((value ?? '').trim())
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+  const whole = [record.device_model, record.device_identity_id].map((value) =>
+    foldedWord((value ?? '').trim()),
+  );
+  const phone = record.phone_number ? [record.phone_number, record.phone_number.replace(/^\+/, '')] : [];
+  const tokens = [
+    ...whole,
+    ...phone,
+    ...words(record.device_model),
+    ...words(record.device_identity_id),
+    ...words(record.description).slice(0, descriptionWords),
+  ]
+    .filter(Boolean)
+    .map((token) => token.slice(0, maxTokenChars));
+  return [...new Set(tokens)].slice(0, 24);
+}
+
+/** Devices without a model or identity come last in ascending order. */
+const lastWhenAbsent = (value: string | undefined) => [value ? foldedText(value) : '\u{10FFFF}'];
+
+/**
+ * Devices: a fleet has thousands of trackers. kind is the segment (the kind filter and sort cost
+ * nothing); every sort key an index; a model is a facet (its folded value's own partitions and
+ * counters), so `model` (a substring) walks the partitions of the models that contain it, found
+ * from the model counters; has_location a counter (`located`); search tokens. The bounding box
+ * is the geographic index of the devices' states (device-state.store.ts), not a list of this spec.
+ */
+export const deviceList: ListSpec<StoredDevice> = {
+  name: 'DEVICE',
+  listed: () => true,
+  segment: { values: deviceKinds, of: (record) => record.kind },
+  orders: {
+    natural_id: { pattern: 'byNumber', index: 'gsi6', key: (record) => record.natural_id },
+    device_model: { pattern: 'byModel', index: 'gsi1', key: (record) => lastWhenAbsent(record.device_model) },
+    device_identity_id: {
+      pattern: 'byIdentity',
+      index: 'gsi3',
+      key: (record) => lastWhenAbsent(record.device_identity_id),
+    },
+    kind: {
+      pattern: 'byKind',
+      index: 'gsi4',
+      key: (record) => [String(deviceKinds.indexOf(record.kind))],
+      segmentOrder: { within: 'created_at' },
+    },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  facets: {
+    model: { index: 'gsi2', order: 'created_at', of: (record) => deviceModelFacetValue(record.device_model) },
+  },
+  counters: (record) => (record.has_location ? ['located'] : []),
+  tokens: deviceTokens,
+  listedValues: (record) => ({
+    natural_id: record.natural_id,
+    kind: record.kind,
+    device_model: record.device_model,
+    device_identity_id: record.device_identity_id,
+    has_location: record.has_location ? 1 : 0,
+  }),
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'DEVICE'),
 };
 
 export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;

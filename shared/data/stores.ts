@@ -4,6 +4,7 @@
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Case } from '../domain/cases/case.schema.ts';
+import type { StoredDevice } from '../domain/devices/device.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
 import type { Tour } from '../domain/tours/tour.schema.ts';
@@ -12,6 +13,7 @@ import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.
 import {
   areaList,
   caseList,
+  deviceList,
   skillList,
   tagList,
   tourList,
@@ -35,3 +37,5 @@ export const vehicleStore = resourceStore<StoredVehicle>('vehicle', 'VEHICLE', v
 export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList);
 /** Cases are indexed from their first write: no backfill reads their (unbounded) collection. */
 export const caseStore = resourceStore<Case>('case', 'CASE', caseList);
+/** Device items hold no telemetry and no secret: both live in the device's state item (device-state.store.ts). */
+export const deviceStore = resourceStore<StoredDevice>('device', 'DEVICE', deviceList);

@@ -4,7 +4,8 @@
  * that what users wait for never queues behind bulk projections:
  *
  * - `records`: the audit log, a BatchWriteItem per 25 events; on a busy table these writes wait
- *   in line with every API write (seconds on DynamoDB Local under load).
+ *   in line with every API write (seconds on DynamoDB Local under load). Also the deletion of a
+ *   deleted device's telemetry history, in bounded steps.
  * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch) and
  *   the event stream's fan-out to every node (SNS publishes).
  *
@@ -14,7 +15,9 @@
  * consumer that makes one call per event falls behind a busy table (bench/webhooks.bench.ts
  * measured 8–10 events/s that way).
  */
+
 import { recordAuditEntries } from '../domain/audit-logs/audit-log.service.ts';
+import { deviceHistoryPurger } from '../domain/devices/device-history.consumer.ts';
 import { streamPublisher } from '../realtime/fanout.ts';
 import { webhookDispatcher } from '../webhooks/dispatch.ts';
 import type { DomainEvent } from './domain-event.ts';
@@ -25,7 +28,7 @@ export interface EventConsumer {
 }
 
 export const consumerGroups = {
-  records: [{ name: 'audit-log', handleBatch: recordAuditEntries }],
+  records: [{ name: 'audit-log', handleBatch: recordAuditEntries }, deviceHistoryPurger],
   live: [webhookDispatcher(), streamPublisher()],
 } as const satisfies Record<string, readonly EventConsumer[]>;
 

@@ -49,6 +49,14 @@ export const eventRegistry = {
     audit: false,
   },
   ...generic('tour', 'A tour was'),
+  ...generic('device', 'A device was'),
+  'device.history_purge': {
+    description:
+      "Internal: the next step of deleting a deleted device's telemetry history (device-history.consumer.ts); " +
+      'never delivered, never audited.',
+    webhook: false,
+    audit: false,
+  },
   ...generic('case', 'A case (work order) was'),
   'case.external_id_updated': {
     description:

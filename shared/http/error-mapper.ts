@@ -5,6 +5,7 @@
 import { DataError, type DataErrorCode } from '../data/data-error.ts';
 import { MailError } from '../mail/mailer.ts';
 import { logger } from '../observability/logger.ts';
+import { SmsError } from '../sms/sms-sender.ts';
 import { ProblemError } from './problem.ts';
 
 function fromDataError(error: DataError): ProblemError {
@@ -45,6 +46,21 @@ function fromMailError(error: MailError): ProblemError {
   }
 }
 
+function fromSmsError(error: SmsError): ProblemError {
+  const code: SmsError['code'] = error.code;
+  switch (code) {
+    case 'unavailable':
+      return new ProblemError('service-unavailable', {
+        detail: 'The text message could not be handed over for delivery; retry shortly.',
+        headers: { 'retry-after': '5' },
+      });
+    default: {
+      const exhaustive: never = code;
+      return exhaustive;
+    }
+  }
+}
+
 export function toProblemError(error: unknown, context: Record<string, unknown>): ProblemError {
   if (error instanceof ProblemError) {
     if (error.status >= 500)
@@ -60,6 +76,10 @@ export function toProblemError(error: unknown, context: Record<string, unknown>)
   if (error instanceof MailError) {
     logger.error('mail failure', { ...context, error: String(error.cause ?? error) });
     return fromMailError(error);
+  }
+  if (error instanceof SmsError) {
+    logger.error('sms failure', { ...context, error: String(error.cause ?? error) });
+    return fromSmsError(error);
   }
   logger.error('unhandled error', {
     ...context,

@@ -151,3 +151,24 @@ export function dateTime() {
     })
     .meta({ format: 'date-time' });
 }
+
+/**
+ * A field the service manages (a state, a system-assigned number): part of the representation,
+ * never of a write. Sending it is a field-level 422 naming it, not a silent drop, so a client
+ * that believes it set the value learns otherwise.
+ */
+export function systemManaged(description: string) {
+  return z
+    .unknown()
+    .optional()
+    .check((ctx) => {
+      if (ctx.value !== undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'is system-managed and cannot be written',
+        });
+      }
+    })
+    .meta({ description: `${description} System-managed: sending it is 422.` });
+}

@@ -43,6 +43,8 @@ export interface OperationInput<R extends RouteSpec> {
       ? AdminContext
       : RequestContext;
   event: ApiEvent;
+  /** Routes with auth `device`: what the group's `authenticateDevice` returned. */
+  device: unknown;
 }
 
 export type OperationHandler<R extends RouteSpec> = (input: OperationInput<R>) => Promise<OperationResult>;
@@ -57,6 +59,8 @@ interface KernelState {
   route?: RouteSpec;
   principal?: Principal;
   admin?: AdminCaller;
+  /** What `authenticateDevice` found (routes with auth `device`). */
+  device?: unknown;
   input?: { params: unknown; query: unknown; body: unknown };
 }
 
@@ -132,6 +136,13 @@ export function usableCorrelationId(value: string | undefined): string | undefin
 export function createGroupHandler<R extends RouteSpec>(
   routes: readonly R[],
   implementation: GroupImplementation<R>,
+  options: {
+    /**
+     * Routes with auth `device`: checks the request's device credential before its input is
+     * validated (a stranger learns nothing from 422s) and hands the operation what it found.
+     */
+    authenticateDevice?: (event: ApiEvent) => Promise<unknown>;
+  } = {},
 ): ApiHandler {
   const byRouteKey = new Map<string, R>(routes.map((route) => [`${route.method} ${route.path}`, route]));
   const operations = implementation as unknown as Record<string, OperationHandler<RouteSpec>>;
@@ -176,6 +187,10 @@ export function createGroupHandler<R extends RouteSpec>(
         state.principal = await authenticateOrThrow(header(request.event, 'authorization'), state.route);
       } else if (state.route?.auth === 'admin') {
         state.admin = await authenticateAdminOrThrow(header(request.event, 'authorization'));
+      } else if (state.route?.auth === 'device') {
+        if (!options.authenticateDevice)
+          throw new Error(`${state.route.operationId}: no device authentication`);
+        state.device = await options.authenticateDevice(request.event);
       }
     },
   };
@@ -215,7 +230,7 @@ export function createGroupHandler<R extends RouteSpec>(
       };
       const operation = operations[route.operationId];
       if (!operation) throw new Error(`no implementation for ${route.operationId}`);
-      const result = await operation({ ...state.input, ctx, event } as never);
+      const result = await operation({ ...state.input, ctx, event, device: state.device } as never);
       return toApiResult(route, result, ctx.baseUrl);
     }) as unknown as ApiHandler;
 }

@@ -49,6 +49,22 @@ export function sizeParam(max = 100) {
     });
 }
 
+/** A decimal number within [min, max] (coordinates); `1e3`, hex and blanks are refused. */
+export function numberParam(min: number, max: number) {
+  return z.string().transform((value, ctx) => {
+    if (!/^-?\d+(?:\.\d+)?$/.test(value)) {
+      ctx.issues.push({ code: 'custom', input: value, message: 'must be a decimal number' });
+      return z.NEVER;
+    }
+    const n = Number(value);
+    if (n < min || n > max) {
+      ctx.issues.push({ code: 'custom', input: value, message: `must be between ${min} and ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
 export function booleanParam() {
   return z.enum(['true', 'false']).transform((v) => v === 'true');
 }

@@ -33,9 +33,11 @@ export interface RouteSpec {
   readonly published?: false;
   /**
    * `bearer`: a verified workspace access token is required; `admin`: a token of the admin
-   * realm (the `/admin-v1` control plane: no workspace, no grants); `none`: public (health, OpenAPI).
+   * realm (the `/admin-v1` control plane: no workspace, no grants); `none`: public (health, OpenAPI);
+   * `device`: a device's intake secret as a bearer token, which the operation verifies itself
+   * (device-intake.service.ts), since only the device named in the path can be checked against it.
    */
-  readonly auth: 'bearer' | 'admin' | 'none';
+  readonly auth: 'bearer' | 'admin' | 'none' | 'device';
   /** Every grant listed is required. */
   readonly grants?: readonly Grant[];
   /** Billing operations stay available while the workspace is disabled or billing-locked. */

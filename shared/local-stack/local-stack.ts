@@ -55,6 +55,8 @@ export interface LocalStack {
   dataDir: string;
   /** Where outgoing e-mail is written (one .eml file per message). */
   mailDir: string;
+  /** Where outgoing text messages are written (one .txt file per message). */
+  smsDir: string;
   seed: Seed;
   usedDemoSeed: boolean;
   /** The admin control plane's client (`/admin-v1`), see admin-bootstrap.ts. */
@@ -106,6 +108,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       FSM_S3_ENDPOINT: aws.endpoint,
       // Mail is written to files here (shared/mail/mailer.ts), so links can be followed.
       FSM_MAIL_DIR: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
+      // Text messages too (shared/sms/sms-sender.ts): a device's setup link is one file away.
+      FSM_SMS_DIR: process.env.FSM_SMS_DIR ?? join(dataDir, 'sms'),
       AWS_REGION: process.env.AWS_REGION ?? DEFAULT_REGION,
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
@@ -203,6 +207,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints: { dynamodb: dynamodb.endpoint, aws: aws.endpoint },
       dataDir,
       mailDir: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
+      smsDir: process.env.FSM_SMS_DIR ?? join(dataDir, 'sms'),
       seed,
       usedDemoSeed: !options.seedFile,
       adminClient,

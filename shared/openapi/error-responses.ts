@@ -186,6 +186,7 @@ export function errorStatusesOf(route: RouteSpec): number[] {
     if (!route.allowInactiveTenant) statuses.add(402);
   }
   if (route.auth === 'admin') statuses.add(401);
+  if (route.auth === 'device') statuses.add(401).add(403);
   if (route.params) statuses.add(404);
   if (route.body) statuses.add(400).add(413).add(415).add(422);
   if (route.query) statuses.add(422);

@@ -79,7 +79,12 @@ describe('Function: openApiDocument', () => {
       expect(operation.operationId).toBe(route.operationId);
       expect(operation.responses).toHaveProperty(String(route.success.status));
       expect(operation.security).toEqual(
-        route.auth === 'bearer' ? [{ bearer: [] }] : route.auth === 'admin' ? [{ adminBearer: [] }] : [],
+        {
+          bearer: [{ bearer: [] }],
+          admin: [{ adminBearer: [] }],
+          device: [{ intakeSecret: [] }],
+          none: [],
+        }[route.auth],
       );
     },
   );

@@ -88,6 +88,7 @@ function requestBody(route: RouteSpec): JsonSchema | undefined {
 function securityOf(route: RouteSpec): Array<Record<string, string[]>> {
   if (route.auth === 'bearer') return [{ bearer: [] }];
   if (route.auth === 'admin') return [{ adminBearer: [] }];
+  if (route.auth === 'device') return [{ intakeSecret: [] }];
   return [];
 }
 
@@ -139,6 +140,13 @@ export function openApiDocument(): unknown {
           description:
             'Bearer access token (JWT) from the identity provider; a dedicated realm replaces "shared". ' +
             'Exactly one Authorization header: two are refused (401 token_invalid).',
+        },
+        intakeSecret: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A device's intake secret (from POST /api/v2/devices/{device_id}/setup-codes), for telemetry " +
+            'intake only; user and client tokens are refused there.',
         },
         adminBearer: {
           type: 'openIdConnect',

@@ -14,6 +14,8 @@ function accessOf(route: RouteSpec): string {
   switch (route.auth) {
     case 'none':
       return '**Access:** public; no token needed.';
+    case 'device':
+      return "**Access:** the device's intake secret as `Authorization: Bearer <intake secret>`; no user token. Any credential failure is 401; a deactivated device is 403 (data.reason resource_locked).";
     case 'admin':
       return `**Access:** a client-credentials token of the admin realm \`${adminRealm}\`; no grant model, so never a 402 or 403.`;
     case 'bearer': {

@@ -11,6 +11,9 @@ export const apiTags = {
     'The fixed role catalog (owner, admin, dispatcher, technician, driver) with the grants of each role.',
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
+  Devices:
+    'Technician apps, third-party apps and GPS trackers: the registry, setup codes and SMS, intake secrets, ' +
+    'telemetry intake and each device’s current state.',
   Vehicles: 'The fleet: vehicles tours are driven with, and the latest location each one reported.',
   Tours: "A vehicle's and its driver's run through an ordered list of case stops on one day.",
   Cases:

@@ -56,6 +56,8 @@ export interface CrudResource<
     list: List;
     create: Create;
     update: Update;
+    /** Query parameters of a single read (`include=current_state`). */
+    getQuery?: z.ZodObject;
     /** The create answer, when it differs from a read (a secret shown only once). */
     created?: Created;
   };
@@ -147,6 +149,7 @@ export function crudRoutes<
       examples: { response: examples.item },
       grants: readGrants,
       params: schemas.idParams,
+      ...(schemas.getQuery ? { query: schemas.getQuery } : {}),
       success: { status: 200, description: `The ${singular}.`, schema: schemas.item },
     },
     {

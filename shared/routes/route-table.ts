@@ -9,6 +9,7 @@ import { adminRoutes } from './groups/admin.routes.ts';
 import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
+import { deviceRoutes } from './groups/devices.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
@@ -27,6 +28,7 @@ export const routes = [
   ...vehicleRoutes,
   ...tourRoutes,
   ...caseRoutes,
+  ...deviceRoutes,
   ...webhookRoutes,
   ...adminRoutes,
 ] as const;

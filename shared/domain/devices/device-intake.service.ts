@@ -1,0 +1,281 @@
+/**
+ * Telemetry intake (POST /api/v2/device-intake/{device_id}): a device authenticates with its
+ * intake secret (`Authorization: Bearer <secret>`), not a user token.
+ *
+ * - The secret names its workspace (device-state.store.ts `newIntakeSecret`); the device item and
+ *   its state are read strongly consistent in one BatchGetItem, so a rotated secret or a
+ *   deactivation is refused from the moment it was written. The SHA-256 of the secret is
+ *   compared with the stored one in constant time. Any failure of the credential is the same
+ *   401, whether the device exists or not: the endpoint tells a stranger nothing.
+ * - A secret from a setup code must be used for the first time before the code's expires_at.
+ * - A deactivated (DISABLED) device is 403 access-denied (data.reason resource_locked).
+ * - Each value of the current state moves only forward in recorded time: a location older than
+ *   the current one is kept as history only (SPEC.md; trackers send buffered backlogs late).
+ *   last_seen_at is the arrival of the newest report.
+ * - Every report is a history point (TTL-bounded). Points of concurrent reports share
+ *   BatchWriteItem calls; each answer waits for its point's call (202 means stored).
+ * - A device's first location sets its `has_location` (a device.updated, actor SYSTEM), which the
+ *   `has_location` filter and its counter read.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { DataError } from '../../data/data-error.ts';
+import { deviceStore } from '../../data/stores.ts';
+import type { StoredRecord } from '../../data/table.ts';
+import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
+import { ProblemError, validationProblem } from '../../http/problem.ts';
+import { updateVersioned } from '../versioned-write.ts';
+import type { DeviceTelemetry, StoredDevice } from './device.schema.ts';
+import { resourceOf, toDevice } from './device.service.ts';
+import {
+  appendPoints,
+  hashSecret,
+  readForIntake,
+  readState,
+  replaceState,
+  type StoredDeviceState,
+  type TelemetryPoint,
+  workspaceOfSecret,
+} from './device-state.store.ts';
+
+/** How far ahead of the service's clock a report may be dated (device clocks drift a little). */
+export const maxClockSkewMs = 5 * 60_000;
+const maxAttempts = 8;
+
+function unauthorized(detail: string): ProblemError {
+  return new ProblemError('authentication-required', {
+    detail,
+    headers: { 'www-authenticate': 'Bearer realm="device-intake"' },
+  });
+}
+
+/** The secret of `Authorization: Bearer <secret>`, or a 401. */
+function secretOf(authorization: string | undefined): string {
+  const match = /^Bearer ([^\s,]+)$/i.exec(authorization?.trim() ?? '');
+  if (!match?.[1]) {
+    throw unauthorized('Send the device intake secret as `Authorization: Bearer <intake secret>`.');
+  }
+  return match[1];
+}
+
+function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+export interface IntakeAccepted {
+  device_id: string;
+  received_at: string;
+  current_state_updated: boolean;
+}
+
+/** A device whose intake secret was verified: where it is, what it is, its state as read. */
+export interface IntakeCaller {
+  workspaceId: string;
+  deviceId: string;
+  device: StoredRecord;
+  state: StoredDeviceState;
+}
+
+/**
+ * The device of the path, authenticated by the request's intake secret; 401 for any failure of
+ * the credential, 403 for a deactivated device.
+ */
+export async function authenticateIntake(
+  deviceId: string | undefined,
+  authorization: string | undefined,
+): Promise<IntakeCaller> {
+  const secret = secretOf(authorization);
+  const refused = unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
+  const workspaceId = workspaceOfSecret(secret);
+  const id = (deviceId ?? '').toLowerCase();
+  if (!workspaceId || !/^[0-9a-f-]{36}$/.test(id)) throw refused;
+  const [device, state] = await readForIntake(deviceStore.key(workspaceId, id), workspaceId, id);
+  if (!device || !state?.secret_hash || !sameHash(hashSecret(secret), state.secret_hash)) throw refused;
+  if (!state.secret_used && state.secret_expires_at && Date.parse(state.secret_expires_at) < Date.now()) {
+    throw unauthorized('The setup code of this secret expired before its first use; issue a new setup code.');
+  }
+  if (device.provisioning_state === 'DISABLED') {
+    throw new ProblemError('access-denied', {
+      detail: 'The device is deactivated; its intake is refused until it is activated again.',
+      data: { reason: 'resource_locked' },
+    });
+  }
+  return { workspaceId, deviceId: id, device, state };
+}
+
+export async function acceptTelemetry(
+  caller: IntakeCaller,
+  report: DeviceTelemetry,
+): Promise<IntakeAccepted> {
+  const { workspaceId, deviceId: id, device, state } = caller;
+  const now = Date.now();
+  const receivedAt = new Date(now).toISOString();
+  const recordedAt = report.recorded_at ?? receivedAt;
+  if (Date.parse(recordedAt) > now + maxClockSkewMs) {
+    throw validationProblem([
+      {
+        type: 'field-invalid',
+        pointer: '#/recorded_at',
+        detail: `must not be more than ${maxClockSkewMs / 60_000} minutes ahead of the service's clock`,
+      },
+    ]);
+  }
+
+  const point: TelemetryPoint & { point_id: string } = {
+    point_id: uuidv7(),
+    device_id: id,
+    recorded_at: recordedAt,
+    received_at: receivedAt,
+    ...(report.location ? { latitude: report.location.latitude, longitude: report.location.longitude } : {}),
+    ...(report.connectivity !== undefined ? { connectivity: report.connectivity } : {}),
+    ...(report.battery_level !== undefined ? { battery_level: report.battery_level } : {}),
+  };
+  const [moved] = await Promise.all([
+    updateState(workspaceId, id, state, report, recordedAt, receivedAt),
+    historyWriter.add(workspaceId, point),
+  ]);
+  if (report.location && device.has_location !== true) await markLocated(workspaceId, id);
+  return { device_id: id, received_at: receivedAt, current_state_updated: moved };
+}
+
+/** The state after a report: each value only forward in recorded time. */
+export function nextState(
+  state: StoredDeviceState,
+  report: DeviceTelemetry,
+  recordedAt: string,
+  receivedAt: string,
+): { next: StoredDeviceState; moved: boolean } {
+  const next: StoredDeviceState = { ...state, secret_used: true };
+  if (!state.last_seen_at || receivedAt > state.last_seen_at) next.last_seen_at = receivedAt;
+  let moved = false;
+  if (report.location && (!state.location_recorded_at || recordedAt > state.location_recorded_at)) {
+    next.latitude = report.location.latitude;
+    next.longitude = report.location.longitude;
+    next.location_recorded_at = recordedAt;
+    moved = true;
+  }
+  if (
+    report.connectivity !== undefined &&
+    (!state.connectivity_updated_at || recordedAt >= state.connectivity_updated_at)
+  ) {
+    next.connectivity = report.connectivity;
+    next.connectivity_updated_at = recordedAt;
+    moved = true;
+  }
+  if (
+    report.battery_level !== undefined &&
+    (!state.battery_recorded_at || recordedAt >= state.battery_recorded_at)
+  ) {
+    next.battery_level = report.battery_level;
+    next.battery_recorded_at = recordedAt;
+    moved = true;
+  }
+  return { next, moved };
+}
+
+/** Writes the next state conditionally on the version read; a lost race re-reads and re-decides. */
+async function updateState(
+  workspaceId: string,
+  deviceId: string,
+  first: StoredDeviceState,
+  report: DeviceTelemetry,
+  recordedAt: string,
+  receivedAt: string,
+): Promise<boolean> {
+  let state: StoredDeviceState | undefined = first;
+  for (let attempt = 1; state; attempt++) {
+    const { next, moved } = nextState(state, report, recordedAt, receivedAt);
+    try {
+      await replaceState(workspaceId, next, state);
+      return moved;
+    } catch (error) {
+      const lostRace =
+        error instanceof DataError && (error.code === 'version-conflict' || error.code === 'not-found');
+      if (!lostRace || attempt >= maxAttempts) throw error;
+      state = await readState(workspaceId, deviceId);
+    }
+  }
+  // The state item is gone: the device was deleted meanwhile.
+  throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
+}
+
+/** The device's first location: has_location becomes true (updated_at stays: telemetry, not an edit). */
+async function markLocated(workspaceId: string, deviceId: string): Promise<void> {
+  try {
+    await updateVersioned<StoredDevice>({
+      key: `device:${workspaceId}:${deviceId}`,
+      load: () => deviceStore.get(workspaceId, deviceId),
+      expectedVersion: undefined,
+      apply: (stored) => ({ ...stored, has_location: true }),
+      save: async (next, stored) => {
+        if (stored.has_location) return;
+        const kept = { ...next, updated_at: stored.updated_at };
+        await deviceStore.replace(
+          workspaceId,
+          kept,
+          stored,
+          systemEvent(
+            workspaceId,
+            'device.updated',
+            resourceOf(deviceId),
+            toDevice(kept),
+            previousAttributes(toDevice(stored), toDevice(kept)),
+          ),
+        );
+      },
+    });
+  } catch (error) {
+    // Deleted meanwhile: nothing to mark.
+    if (!(error instanceof ProblemError && error.status === 404)) throw error;
+  }
+}
+
+/**
+ * History points of concurrent reports in shared BatchWriteItem calls: points arriving while a
+ * call is being prepared join it (at most 25 per call, putRecords splits). Each report's promise
+ * settles with its call, so a 202 is only sent once its point is stored.
+ */
+function pointBatcher() {
+  let pending: Array<{
+    workspaceId: string;
+    point: TelemetryPoint & { point_id: string };
+    done: (error?: unknown) => void;
+  }> = [];
+  let scheduled = false;
+  const flush = async () => {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    const byWorkspace = new Map<string, typeof batch>();
+    for (const entry of batch)
+      byWorkspace.set(entry.workspaceId, [...(byWorkspace.get(entry.workspaceId) ?? []), entry]);
+    await Promise.all(
+      [...byWorkspace].map(async ([workspaceId, entries]) => {
+        try {
+          await appendPoints(
+            workspaceId,
+            entries.map((entry) => entry.point),
+          );
+          for (const entry of entries) entry.done();
+        } catch (error) {
+          for (const entry of entries) entry.done(error);
+        }
+      }),
+    );
+  };
+  return {
+    add(workspaceId: string, point: TelemetryPoint & { point_id: string }): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ workspaceId, point, done: (error) => (error ? reject(error) : resolve()) });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => void flush());
+        }
+      });
+    },
+  };
+}
+
+const historyWriter = pointBatcher();

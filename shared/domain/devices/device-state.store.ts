@@ -1,0 +1,262 @@
+/**
+ * A device's state item (keys.ts `deviceState`): its latest telemetry, its intake credential and
+ * its entry in the geographic index; and its telemetry history (keys.ts `devicePoint`).
+ *
+ * - Apart from the device item, so intake (a report every few seconds) never bumps the device's
+ *   lock_version nor races a PATCH, which replaces the whole device item.
+ * - The intake secret is kept as a SHA-256 hash only: the secret is 256 random bits, so a slow
+ *   password hash adds nothing; the hash is compared in constant time (device-intake.service.ts).
+ * - The geographic index: a located state carries `gsi1pk` = the workspace's DEVICE_GEO index
+ *   partition and `gsi1sk` = the geohash cell of its location + the device id, and the
+ *   coordinates in `list_values`. A bounding box is then one key range per covering geohash
+ *   prefix (geo-cells.ts), and each entry is checked against the box exactly. Intake keeps it
+ *   current with the same write that moves the location.
+ * - Every write of the item is conditional on its `lock_version` (its own counter, never shown):
+ *   a lost race is a DataError the caller answers with a fresh read.
+ * - History points expire after FSM_TELEMETRY_RETENTION_DAYS (default 30) through the table's TTL.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { devicePointPartition, keys, listKeys } from '../../data/keys.ts';
+import { workspaceScope } from '../../data/lists.ts';
+import {
+  discardRecords,
+  getRecord,
+  getRecords,
+  type Key,
+  putRecords,
+  queryItems,
+  recordOf,
+  type StoredRecord,
+  type TableWrite,
+  writeItem,
+} from '../../data/table.ts';
+import { tableDefinition } from '../../data/table-definition.ts';
+import { cellOf } from './geo-cells.ts';
+
+const entity = 'device_state';
+/** The generic index the geographic entries use (an S/S index; its partition names them apart). */
+const geoIndex = 'gsi1';
+const geoList = 'DEVICE_GEO';
+
+export interface StoredDeviceState {
+  device_id: string;
+  lock_version: number;
+  secret_hash?: string;
+  /** An issued secret must be used for the first time before then (setup codes' expires_at). */
+  secret_expires_at?: string;
+  secret_used?: boolean;
+  last_seen_at?: string;
+  latitude?: number;
+  longitude?: number;
+  location_recorded_at?: string;
+  connectivity?: string;
+  connectivity_updated_at?: string;
+  battery_level?: number;
+  battery_recorded_at?: string;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * A new intake secret: the workspace id (where the device's items are) and 256 random bits.
+ * The workspace part only routes the lookup; the random part is what authenticates.
+ */
+export function newIntakeSecret(workspaceId: string): string {
+  return `fsmi.${workspaceId}.${randomBytes(32).toString('base64url')}`;
+}
+
+/** The workspace an intake secret names, or undefined when it is not one of ours. */
+export function workspaceOfSecret(secret: string): string | undefined {
+  const match = /^fsmi\.([0-9a-zA-Z-]{1,64})\.[A-Za-z0-9_-]{43}$/.exec(secret);
+  return match?.[1];
+}
+
+export async function readState(
+  workspaceId: string,
+  deviceId: string,
+): Promise<StoredDeviceState | undefined> {
+  return (await getRecord(keys.deviceState(workspaceId, deviceId))) as StoredDeviceState | undefined;
+}
+
+export async function readStates(
+  workspaceId: string,
+  deviceIds: readonly string[],
+): Promise<Array<StoredDeviceState | undefined>> {
+  if (deviceIds.length === 0) return [];
+  return (await getRecords(deviceIds.map((id) => keys.deviceState(workspaceId, id)))) as Array<
+    StoredDeviceState | undefined
+  >;
+}
+
+/** The device item and its state, strongly consistent (a rotated secret is refused at once): one call. */
+export async function readForIntake(
+  deviceKey: Key,
+  workspaceId: string,
+  deviceId: string,
+): Promise<[StoredRecord | undefined, StoredDeviceState | undefined]> {
+  const [device, state] = await getRecords([deviceKey, keys.deviceState(workspaceId, deviceId)], {
+    consistent: true,
+  });
+  return [device, state as StoredDeviceState | undefined];
+}
+
+/**
+ * Sets a new secret's hash (creating the state item when absent): every earlier secret is
+ * refused from this write on. One UpdateItem, so it never races telemetry into losing either.
+ */
+export async function storeSecret(
+  workspaceId: string,
+  deviceId: string,
+  secretHash: string,
+  expiresAt: string,
+): Promise<void> {
+  await writeItem({
+    kind: 'add',
+    key: keys.deviceState(workspaceId, deviceId),
+    entity,
+    attribute: 'lock_version',
+    by: 1,
+    fields: {
+      device_id: deviceId,
+      secret_hash: secretHash,
+      secret_expires_at: expiresAt,
+      secret_used: false,
+    },
+  });
+}
+
+/** The state item as written: its fields and, when located, its geographic index entry. */
+function stateItem(workspaceId: string, state: StoredDeviceState): StoredRecord {
+  const item: StoredRecord = { ...state };
+  if (state.latitude !== undefined && state.longitude !== undefined) {
+    const index = tableDefinition.indexes.find((candidate) => candidate.name === geoIndex);
+    if (!index) throw new Error(`no index ${geoIndex}`);
+    item[index.partitionKey] = listKeys.indexPartition(workspaceScope(workspaceId), geoList);
+    item[index.sortKey] = `${cellOf(state.latitude, state.longitude)}\u0001${state.device_id}`;
+    item.list_values = { latitude: state.latitude, longitude: state.longitude };
+  }
+  return item;
+}
+
+/** Replaces the state read (`current.lock_version`); DataError version-conflict/not-found when it moved. */
+export async function replaceState(
+  workspaceId: string,
+  next: StoredDeviceState,
+  current: StoredDeviceState,
+): Promise<void> {
+  await writeItem({
+    kind: 'replace',
+    key: keys.deviceState(workspaceId, next.device_id),
+    entity,
+    record: stateItem(workspaceId, { ...next, lock_version: current.lock_version + 1 }),
+    expectedVersion: current.lock_version,
+  });
+}
+
+/** Part of a device's delete: its state (and secret, and index entry) goes with it. */
+export function discardState(workspaceId: string, deviceId: string): TableWrite {
+  return { kind: 'discard', key: keys.deviceState(workspaceId, deviceId) };
+}
+
+export interface LocatedDevice {
+  device_id: string;
+  latitude: number;
+  longitude: number;
+}
+
+/** The located devices whose cell starts with one of `prefixes`: one key range each, in parallel. */
+export async function locatedIn(workspaceId: string, prefixes: readonly string[]): Promise<LocatedDevice[]> {
+  const index = tableDefinition.indexes.find((candidate) => candidate.name === geoIndex);
+  if (!index) throw new Error(`no index ${geoIndex}`);
+  const partition = listKeys.indexPartition(workspaceScope(workspaceId), geoList);
+  const found = await Promise.all(
+    prefixes.map(async (prefix) => {
+      const located: LocatedDevice[] = [];
+      for await (const raw of queryItems({
+        index: index.name,
+        partitionKey: { name: index.partitionKey, value: partition },
+        sortKeyName: index.sortKey,
+        beginsWith: prefix,
+        pageSize: () => 1000,
+      })) {
+        const values = raw.list_values as { latitude?: number; longitude?: number } | undefined;
+        const record = recordOf(raw);
+        if (values?.latitude === undefined || values.longitude === undefined) continue;
+        located.push({
+          device_id: String(record.device_id),
+          latitude: values.latitude,
+          longitude: values.longitude,
+        });
+      }
+      return located;
+    }),
+  );
+  return found.flat();
+}
+
+/** Days a telemetry point is kept. */
+export function retentionDays(): number {
+  const days = Number(process.env.FSM_TELEMETRY_RETENTION_DAYS ?? 30);
+  return Number.isFinite(days) && days > 0 ? days : 30;
+}
+
+export interface TelemetryPoint {
+  device_id: string;
+  recorded_at: string;
+  received_at: string;
+  latitude?: number;
+  longitude?: number;
+  connectivity?: string;
+  battery_level?: number;
+}
+
+/** History points, written in BatchWriteItem calls of 25 (concurrent reports share calls). */
+export async function appendPoints(
+  workspaceId: string,
+  points: ReadonlyArray<TelemetryPoint & { point_id: string }>,
+): Promise<void> {
+  const expiresAt = Math.floor(Date.now() / 1000) + retentionDays() * 86_400;
+  await putRecords(
+    points.map(({ point_id: pointId, ...point }) => ({
+      key: keys.devicePoint(workspaceId, point.device_id, point.recorded_at, pointId),
+      entity: 'device_point',
+      record: point,
+      expiresAt,
+    })),
+  );
+}
+
+/**
+ * Deletes up to `max` points of a device's history (BatchWriteItem calls of 25); true when
+ * points remain. Callers repeat until false, each step bounded in time.
+ */
+export async function purgePoints(workspaceId: string, deviceId: string, max: number): Promise<boolean> {
+  const batch: Key[] = [];
+  let more = false;
+  for await (const raw of queryItems({
+    partitionKey: { name: tableDefinition.partitionKey, value: devicePointPartition(workspaceId, deviceId) },
+    pageSize: () => Math.min(1000, max + 1 - batch.length),
+  })) {
+    if (batch.length >= max) {
+      more = true;
+      break;
+    }
+    batch.push({ pk: String(raw.pk), sk: String(raw.sk) });
+  }
+  await discardRecords(batch);
+  return more;
+}
+
+/** A device's history points, oldest first (tests and the purge's progress). */
+export async function countPoints(workspaceId: string, deviceId: string): Promise<number> {
+  let count = 0;
+  for await (const _ of queryItems({
+    partitionKey: { name: tableDefinition.partitionKey, value: devicePointPartition(workspaceId, deviceId) },
+    pageSize: () => 1000,
+  })) {
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,260 @@
+/**
+ * Device rules (SPEC.md, Device and its States row): creation with defaults (kind SERVICE_APP,
+ * platform UNKNOWN, PROVISIONED) and a natural_id from the workspace's sequence; merge-patch
+ * edits (kind and platform never null, device_identity_id fixed once set); activate and
+ * deactivate (PROVISIONED ↔ DISABLED; telemetry kept); deletion with the state and, in bounded
+ * steps after the answer, the whole telemetry history (device-history.consumer.ts).
+ * Every edit emits device.created / device.updated / device.deleted.
+ *
+ * natural_id comes from an atomic counter taken before the create transaction: never taken
+ * twice; a create that then fails leaves a gap, which SPEC.md allows ("system-assigned").
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { z } from 'zod';
+import { keys } from '../../data/keys.ts';
+import { deviceStore } from '../../data/stores.ts';
+import { getRecords, incrementCounter } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { notFound, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import type {
+  CreateDeviceSchema,
+  Device,
+  DeviceCurrentState,
+  ProvisioningState,
+  StoredDevice,
+  UpdateDeviceSchema,
+} from './device.schema.ts';
+import { discardState, readState, readStates, type StoredDeviceState } from './device-state.store.ts';
+
+export const resourceOf = (id: string) => ({ type: 'device', id });
+
+/** The device as published: fields in a fixed order; `current_state` only when asked for. */
+export function toDevice(stored: StoredDevice, state?: StoredDeviceState | null): Device {
+  return {
+    id: stored.id,
+    natural_id: stored.natural_id,
+    kind: stored.kind,
+    ...(stored.device_model !== undefined ? { device_model: stored.device_model } : {}),
+    ...(stored.device_identity_id !== undefined ? { device_identity_id: stored.device_identity_id } : {}),
+    ...(stored.connection_profile !== undefined ? { connection_profile: stored.connection_profile } : {}),
+    provisioning_state: stored.provisioning_state,
+    ...(stored.phone_number !== undefined ? { phone_number: stored.phone_number } : {}),
+    platform: stored.platform,
+    ...(stored.description !== undefined ? { description: stored.description } : {}),
+    has_location: stored.has_location === true,
+    ...(state !== undefined ? { current_state: embeddedState(state) } : {}),
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+    lock_version: stored.lock_version,
+  };
+}
+
+/** The embedded current state; null when the device never reported. */
+export function embeddedState(state: StoredDeviceState | null): Device['current_state'] {
+  if (!state?.last_seen_at) return null;
+  return {
+    last_received_at: state.last_seen_at,
+    ...(state.latitude !== undefined && state.longitude !== undefined
+      ? {
+          location: { latitude: state.latitude, longitude: state.longitude },
+          ...(state.location_recorded_at ? { location_recorded_at: state.location_recorded_at } : {}),
+        }
+      : {}),
+    ...(state.connectivity !== undefined ? { connectivity: state.connectivity } : {}),
+    ...(state.battery_level !== undefined ? { battery_level: state.battery_level } : {}),
+  };
+}
+
+/** The standalone current-state record (also for a device that never reported: nulls). */
+export function currentStateOf(deviceId: string, state: StoredDeviceState | undefined): DeviceCurrentState {
+  const located = state?.latitude !== undefined && state.longitude !== undefined;
+  return {
+    device_id: deviceId,
+    last_seen_at: state?.last_seen_at ?? null,
+    status: {
+      connectivity: state?.connectivity ?? null,
+      updated_at: state?.connectivity_updated_at ?? null,
+    },
+    location: located ? { latitude: Number(state?.latitude), longitude: Number(state?.longitude) } : null,
+    location_recorded_at: located ? (state?.location_recorded_at ?? null) : null,
+    battery_level: state?.battery_level ?? null,
+  };
+}
+
+export async function findDevice(workspaceId: string, id: string): Promise<StoredDevice | undefined> {
+  return deviceStore.get(workspaceId, id.toLowerCase());
+}
+
+export async function getDevice(ctx: AuthenticatedContext, id: string, withState: boolean): Promise<Device> {
+  const [device, state] = await Promise.all([
+    deviceStore.get(ctx.workspaceId, id),
+    withState ? readState(ctx.workspaceId, id) : undefined,
+  ]);
+  if (!device) throw notFound();
+  return toDevice(device, withState ? (state ?? null) : undefined);
+}
+
+/** Devices with their embedded states when asked for (one BatchGetItem per 100). */
+export async function withStates(
+  workspaceId: string,
+  devices: readonly StoredDevice[],
+  include: boolean,
+): Promise<Device[]> {
+  if (!include) return devices.map((device) => toDevice(device));
+  const states = await readStates(
+    workspaceId,
+    devices.map((device) => device.id),
+  );
+  return devices.map((device, index) => toDevice(device, states[index] ?? null));
+}
+
+export async function createDevice(
+  ctx: AuthenticatedContext,
+  input: z.output<typeof CreateDeviceSchema>,
+): Promise<Device> {
+  const naturalId = await incrementCounter(keys.deviceSequence(ctx.workspaceId), 'sequence', 'value', 1);
+  const now = new Date().toISOString();
+  const device: StoredDevice = {
+    id: uuidv7(),
+    natural_id: naturalId,
+    kind: input.kind ?? 'SERVICE_APP',
+    ...(input.device_model !== undefined ? { device_model: input.device_model } : {}),
+    ...(input.device_identity_id !== undefined ? { device_identity_id: input.device_identity_id } : {}),
+    ...(input.connection_profile !== undefined ? { connection_profile: input.connection_profile } : {}),
+    provisioning_state: 'PROVISIONED',
+    ...(input.phone_number !== undefined ? { phone_number: input.phone_number } : {}),
+    platform: input.platform ?? 'UNKNOWN',
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    has_location: false,
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+  };
+  const published = toDevice(device);
+  await deviceStore.create(
+    ctx.workspaceId,
+    device,
+    domainEvent(ctx, 'device.created', resourceOf(device.id), published),
+  );
+  return published;
+}
+
+export async function updateDevice(
+  ctx: AuthenticatedContext,
+  id: string,
+  patch: z.output<typeof UpdateDeviceSchema>,
+): Promise<Device> {
+  const { lock_version: expectedVersion, provisioning_state: _state, natural_id: _number, ...fields } = patch;
+  const { after } = await updateVersioned<StoredDevice>({
+    key: `device:${ctx.workspaceId}:${id}`,
+    load: () => deviceStore.get(ctx.workspaceId, id),
+    expectedVersion,
+    apply: (stored) => {
+      if (
+        fields.device_identity_id !== undefined &&
+        stored.device_identity_id !== undefined &&
+        fields.device_identity_id !== stored.device_identity_id
+      ) {
+        throw validationProblem([
+          {
+            type: 'field-invalid',
+            pointer: '#/device_identity_id',
+            detail: `is fixed once set (stored: ${stored.device_identity_id}); send the stored value or omit it`,
+          },
+        ]);
+      }
+      return mergePatch(stored, fields);
+    },
+    save: (next, stored) =>
+      deviceStore.replace(
+        ctx.workspaceId,
+        next,
+        stored,
+        domainEvent(
+          ctx,
+          'device.updated',
+          resourceOf(id),
+          toDevice(next),
+          previousAttributes(toDevice(stored), toDevice(next)),
+        ),
+      ),
+  });
+  return toDevice(after);
+}
+
+/** activate / deactivate: the state asked for (already there: the device as it is, no event). */
+export async function setProvisioningState(
+  ctx: AuthenticatedContext,
+  id: string,
+  state: ProvisioningState,
+): Promise<Device> {
+  const current = await deviceStore.get(ctx.workspaceId, id);
+  if (!current) throw notFound();
+  if (current.provisioning_state === state) return toDevice(current);
+  const { after } = await updateVersioned<StoredDevice>({
+    key: `device:${ctx.workspaceId}:${id}`,
+    load: () => deviceStore.get(ctx.workspaceId, id),
+    expectedVersion: undefined,
+    apply: (stored) => ({ ...stored, provisioning_state: state }),
+    save: (next, stored) =>
+      deviceStore.replace(
+        ctx.workspaceId,
+        next,
+        stored,
+        domainEvent(
+          ctx,
+          'device.updated',
+          resourceOf(id),
+          toDevice(next),
+          previousAttributes(toDevice(stored), toDevice(next)),
+        ),
+      ),
+  });
+  return toDevice(after);
+}
+
+/**
+ * The device and its state go in one transaction (its secret with it: intake is refused at
+ * once); the telemetry history follows in bounded steps (device-history.consumer.ts).
+ */
+export async function deleteDevice(ctx: AuthenticatedContext, id: string): Promise<void> {
+  await deleteExisting<StoredDevice>({
+    load: () => deviceStore.get(ctx.workspaceId, id),
+    remove: (current) =>
+      deviceStore.remove(
+        ctx.workspaceId,
+        current,
+        domainEvent(ctx, 'device.deleted', resourceOf(id), toDevice(current)),
+        [discardState(ctx.workspaceId, id)],
+      ),
+  });
+}
+
+export async function getCurrentState(ctx: AuthenticatedContext, id: string): Promise<DeviceCurrentState> {
+  const [device, state] = await Promise.all([
+    deviceStore.get(ctx.workspaceId, id),
+    readState(ctx.workspaceId, id),
+  ]);
+  if (!device) throw notFound();
+  return currentStateOf(device.id, state);
+}
+
+/**
+ * States of the devices asked for that exist in the caller's workspace, in the order asked;
+ * ids of other workspaces or of no device are left out (they are not visible). Two BatchGetItem.
+ */
+export async function getCurrentStates(
+  ctx: AuthenticatedContext,
+  ids: readonly string[],
+): Promise<{ items: DeviceCurrentState[] }> {
+  const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+  const [devices, states] = await Promise.all([
+    getRecords(unique.map((id) => deviceStore.key(ctx.workspaceId, id))),
+    readStates(ctx.workspaceId, unique),
+  ]);
+  return {
+    items: unique.flatMap((id, index) => (devices[index] ? [currentStateOf(id, states[index])] : [])),
+  };
+}
