@@ -56,6 +56,8 @@ export default async function setup(project: TestProject) {
     FSM_WEBHOOK_ALLOW_LOCAL: 'true',
     FSM_TIME_SCALE: '0.001',
     FSM_WEBHOOK_DNS_SERVERS: dns.address,
+    // A deleted device's history goes 7 points per step: the tests see a purge of several steps.
+    FSM_DEVICE_PURGE_STEP: '7',
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);

@@ -25,7 +25,6 @@ import {
   type Key,
   putRecords,
   queryItems,
-  recordOf,
   type StoredRecord,
   type TableWrite,
   writeItem,
@@ -181,14 +180,11 @@ export async function locatedIn(workspaceId: string, prefixes: readonly string[]
         beginsWith: prefix,
         pageSize: () => 1000,
       })) {
+        // Index entries hold the projection only: the id is the sort key's second part.
         const values = raw.list_values as { latitude?: number; longitude?: number } | undefined;
-        const record = recordOf(raw);
-        if (values?.latitude === undefined || values.longitude === undefined) continue;
-        located.push({
-          device_id: String(record.device_id),
-          latitude: values.latitude,
-          longitude: values.longitude,
-        });
+        const deviceId = String(raw[index.sortKey] ?? '').split('\u0001')[1];
+        if (!deviceId || values?.latitude === undefined || values.longitude === undefined) continue;
+        located.push({ device_id: deviceId, latitude: values.latitude, longitude: values.longitude });
       }
       return located;
     }),

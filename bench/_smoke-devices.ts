@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService } from '../test/support/service-process.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'fsm-smoke-'));
+const service = await startService({ DATA_DIR: dir, FSM_SEED: 'test/support/test-seed.json', FSM_ADMIN_CLIENT_SECRET: randomBytes(8).toString('hex'), LOG_LEVEL: 'warn' }, 120_000);
+const base = service.baseUrl;
+const tokenRes = await fetch(`${base}/realms/shared/protocol/openid-connect/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fleet-dispatcher', client_secret: process.argv[2] ?? '' }) });
+console.log('token', tokenRes.status);
+const token = ((await tokenRes.json()) as any).access_token;
+const call = async (method: string, path: string, body?: unknown, auth = `Bearer ${token}`) => {
+  const r = await fetch(`${base}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await r.text();
+  console.log(method, path, r.status, text.slice(0, 600));
+  try { return JSON.parse(text); } catch { return text; }
+};
+const d = await call('POST', '/api/v2/devices', { kind: 'TRACKING_DEVICE', device_model: 'Teltonika FMB920', phone_number: '+49 151 12345678', description: 'Van 12 dashboard' });
+await call('POST', '/api/v2/devices', { provisioning_state: 'DISABLED' });
+const app = await call('POST', '/api/v2/devices', {});
+const code = await call('POST', `/api/v2/devices/${d.id}/setup-codes`);
+const secret = code.payload.intake_secret;
+await call('POST', `/api/v2/device-intake/${d.id}`, { location: { latitude: 52.5, longitude: 13.4 }, connectivity: 'ONLINE', battery_level: 80 }, `Bearer ${secret}`);
+await call('POST', `/api/v2/device-intake/${d.id}`, { location: { latitude: 52.4, longitude: 13.3 }, recorded_at: '2020-01-01T00:00:00Z' }, `Bearer ${secret}`);
+await call('POST', `/api/v2/device-intake/${d.id}`, { location: { latitude: 52.5 } }, `Bearer wrong`);
+await call('GET', `/api/v2/devices/${d.id}?include=current_state`);
+await call('GET', `/api/v2/devices/${d.id}/current-state`);
+await call('GET', `/api/v2/devices/current-states?device_ids=${d.id}&device_ids=${app.id}`);
+await call('GET', `/api/v2/devices?min_lat=52&min_lon=13&max_lat=53&max_lon=14&include=current_state`);
+await call('GET', `/api/v2/devices?min_lat=52&min_lon=13`);
+await call('GET', `/api/v2/devices?kind=TRACKING_DEVICE`);
+await call('GET', `/api/v2/devices?model=fmb`);
+await call('GET', `/api/v2/devices?search=teltonika`);
+await call('GET', `/api/v2/devices?has_location=true`);
+await call('GET', `/api/v2/devices?sort=kind:desc`);
+await call('POST', `/api/v2/devices/${app.id}/setup-sms`);
+await call('PATCH', `/api/v2/devices/${app.id}`, { phone_number: '+4915112345679' });
+await call('POST', `/api/v2/devices/${app.id}/setup-sms`);
+await call('POST', `/api/v2/devices/${d.id}/deactivate`);
+await call('POST', `/api/v2/device-intake/${d.id}`, {}, `Bearer ${secret}`);
+await call('POST', `/api/v2/devices/${d.id}/rotate-intake-secret`);
+await call('POST', `/api/v2/devices/${d.id}/activate`);
+await call('POST', `/api/v2/device-intake/${d.id}`, {}, `Bearer ${secret}`);
+await call('GET', `/api/v2/devices/supported-kinds`);
+await call('DELETE', `/api/v2/devices/${d.id}`);
+await call('GET', `/api/v2/devices`);
+await service.stop();
