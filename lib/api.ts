@@ -15,7 +15,7 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -25,7 +25,13 @@ import { functionEntry, repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { addRoutesFromTable } from './route-integration.ts';
 import { ServiceFunction } from './service-function.ts';
-import { groupTableAccess, mailSendingGroups, tableActions } from './table-access.ts';
+import {
+  groupExtraTableActions,
+  groupTableAccess,
+  mailSendingGroups,
+  smsSendingGroups,
+  tableActions,
+} from './table-access.ts';
 
 export interface ApiProps {
   table: ITableV2;
@@ -104,8 +110,9 @@ export class Api extends Construct {
           ...(access === 'none' ? {} : { FSM_TABLE_NAME: table.tableName }),
         },
       });
-      fn.allowTable(table, tableActions[access]);
+      fn.allowTable(table, [...tableActions[access], ...(groupExtraTableActions[group] ?? [])]);
       if ((mailSendingGroups as readonly string[]).includes(group)) this.allowMail(fn, settings);
+      if ((smsSendingGroups as readonly string[]).includes(group)) this.allowSms(fn);
       functions[group] = fn;
     }
     this.groupFunctions = functions;
@@ -136,6 +143,34 @@ export class Api extends Construct {
           'routes (health, OpenAPI, the 404 fallback) are public by design.',
       });
     }
+  }
+
+  /**
+   * sns:Publish for SMS to phone numbers. A direct-to-phone publish names no topic, so IAM cannot
+   * narrow it to a resource; every topic is denied instead. Only this group has it.
+   */
+  private allowSms(fn: ServiceFunction): void {
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        resources: ['*'],
+      }),
+    );
+    // ...so publishes to any topic (the event stream's among them) are denied outright: the
+    // statement above serves SMS alone.
+    fn.role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: ['sns:Publish'],
+        resources: ['arn:aws:sns:*:*:*'],
+      }),
+    );
+    Validations.of(fn.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'SNS publishes an SMS to a phone number, not to a topic ARN, so the resource cannot be narrowed; ' +
+        'only the devices group (setup SMS) has it.',
+    });
   }
 
   /** ses:SendEmail from the configured sender's identities only. */

@@ -53,7 +53,13 @@ export const tableActions = {
  * The `records` stream processor writes the audit entries of a stream batch with BatchWriteItem
  * (its own IAM action, unlike the items of a transaction).
  */
-export const streamProcessorTableActions = ['dynamodb:BatchWriteItem'] as const;
+export const streamProcessorTableActions = [
+  'dynamodb:BatchWriteItem',
+  // The history of a deleted device: its points' keys (Query), deleted with BatchWriteItem, and
+  // the next step's event in the outbox (a TransactWriteItems of one Put) (device-history.consumer.ts).
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+] as const;
 
 /**
  * The `live` stream processor's webhook dispatcher reads a workspace's endpoints with a Query of
@@ -99,4 +105,16 @@ export const streamReadActions = [
  * Groups that send e-mail (invitations, set-password links) through the mail port's SES
  * adapter (shared/mail/mailer.ts): they get ses:SendEmail and FSM_MAIL_FROM, nobody else.
  */
+/** Table actions a group needs beyond its access level. */
+export const groupExtraTableActions: Partial<Record<OperationGroup, readonly string[]>> = {
+  // History points of concurrent reports share BatchWriteItem calls (device-intake.service.ts).
+  'device-intake': ['dynamodb:BatchWriteItem'],
+};
+
+/**
+ * Groups that send SMS (the setup SMS of app devices) through the SMS port's SNS adapter
+ * (shared/sms/sms-sender.ts): sns:Publish to phone numbers, nobody else.
+ */
+export const smsSendingGroups = ['devices'] as const satisfies readonly OperationGroup[];
+
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];

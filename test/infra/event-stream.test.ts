@@ -102,8 +102,20 @@ describe('Stack: service > stream topic', () => {
 
   it('may be published to by the live stream processor only, which knows its ARN', () => {
     const live = stacks.service.events.liveStreamProcessor;
+    // A role that may publish SMS (resource `*`) but is denied every topic publishes to none.
+    const deniedTopics = new Set(
+      allStatements()
+        .filter(
+          ({ statement }) =>
+            statement.Effect === 'Deny' &&
+            asList(statement.Action).includes('sns:Publish') &&
+            asList(statement.Resource).includes('arn:aws:sns:*:*:*'),
+        )
+        .flatMap(({ roles }) => roles),
+    );
     const publishers = allStatements().filter(
-      ({ statement }) =>
+      ({ statement, roles }) =>
+        !roles.every((role) => deniedTopics.has(role)) &&
         statement.Effect === 'Allow' &&
         asList(statement.Action).some((a) => a === 'sns:Publish' || a === 'sns:*') &&
         asList(statement.Resource).some(

@@ -9,9 +9,11 @@ import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../l
 import type { ServiceFunction } from '../../lib/service-function.ts';
 import {
   containerTableActions,
+  groupExtraTableActions,
   groupTableAccess,
   liveStreamProcessorTableActions,
   mailSendingGroups,
+  smsSendingGroups,
   streamProcessorTableActions,
   streamReadActions,
   tableActions,
@@ -78,7 +80,12 @@ describe('IAM: operation groups', () => {
       // Assess
       expect(managed).toEqual([]);
       const mail = (mailSendingGroups as readonly string[]).includes(group) ? ['ses:SendEmail'] : [];
-      expect(nonLogActions(statements)).toEqual([...tableActions[access], ...mail].sort());
+      // SMS: an Allow on `*` and a Deny on every topic (lib/api.ts allowSms).
+      const sms = (smsSendingGroups as readonly string[]).includes(group)
+        ? ['sns:Publish', 'sns:Publish']
+        : [];
+      const extra = groupExtraTableActions[group] ?? [];
+      expect(nonLogActions(statements)).toEqual([...tableActions[access], ...extra, ...mail, ...sms].sort());
     },
   );
 
