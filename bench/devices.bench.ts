@@ -230,7 +230,7 @@ async function settle(): Promise<void> {
 const quantile = (sorted: readonly number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-/** A deterministic pseudo-random sequence (mulberry32), so every run loads the same locations. */
+/** A deterministic pseudo-random sequence (mulberry32), so every run creates the same tracks. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -240,6 +240,17 @@ function random(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The Halton sequence (radical inverse of `index` in `base`): locations from bases 2 and 3 are
+ * spread evenly at every size, so a box holds its share of the area at 1,000 as at 10,000.
+ */
+function halton(index: number, base: number): number {
+  let result = 0;
+  let fraction = 1 / base;
+  for (let i = index; i > 0; i = Math.floor(i / base), fraction /= base) result += (i % base) * fraction;
+  return result;
 }
 
 // Germany, roughly; the box is Berlin and its surroundings, about 1 % of that area.
@@ -319,14 +330,15 @@ interface IntakeRun {
   calls?: string;
 }
 
-async function runIntake(devices: IntakeDevice[], durationMs: number): Promise<IntakeRun> {
+/** Reports for `durationMs`, and at least `minRequests` of them. */
+async function runIntake(devices: IntakeDevice[], durationMs: number, minRequests = 0): Promise<IntakeRun> {
   const run: IntakeRun = { requests: 0, elapsedMs: 0, times: [], statuses: new Map() };
   let turn = 0;
   const t0 = performance.now();
   const end = t0 + durationMs;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
+      while (performance.now() < end || turn < minRequests) {
         const device = devices[turn++ % devices.length] as IntakeDevice;
         const started = performance.now();
         let status: string;
@@ -387,7 +399,6 @@ const expected = { tracking: 0, inBox: 0 };
 /** Devices `from`..`to`-1 of the list workspace (natural_id i + 1), 90 % of them located. */
 async function loadDevices(workspaceId: string, from: number, to: number): Promise<void> {
   const scope = workspaceScope(workspaceId);
-  const next = random(7 + from);
   const secretExpires = new Date(Date.now() + 86_400_000).toISOString();
   for (let start = from; start < to; start += 1000) {
     const end = Math.min(to, start + 1000);
@@ -429,8 +440,14 @@ async function loadDevices(workspaceId: string, from: number, to: number): Promi
         }
       }
       if (hasLocation) {
-        const latitude = Number((germany.minLat + next() * (germany.maxLat - germany.minLat)).toFixed(6));
-        const longitude = Number((germany.minLon + next() * (germany.maxLon - germany.minLon)).toFixed(6));
+        // The how-manieth located device this is (every tenth device has no location).
+        const spot = i - Math.floor(i / 10) + 1;
+        const latitude = Number(
+          (germany.minLat + halton(spot, 2) * (germany.maxLat - germany.minLat)).toFixed(6),
+        );
+        const longitude = Number(
+          (germany.minLon + halton(spot, 3) * (germany.maxLon - germany.minLon)).toFixed(6),
+        );
         if (
           latitude >= berlin.minLat &&
           latitude <= berlin.maxLat &&
@@ -503,9 +520,22 @@ try {
   const devices = await prepareIntake();
   await settle();
   console.log(`\nintake: ${concurrency} in flight, ${devices.length} devices round robin, keep-alive`);
-  printIntake(`warm-up ${warmupSeconds} s`, await runIntake(devices, warmupSeconds * 1000));
+  const logFrom = service.output().length;
+  // Every device reports once at least: its first location (has_location) is not in the measured phase.
+  const warmup = await runIntake(devices, warmupSeconds * 1000, devices.length);
+  printIntake(`warm-up ${warmupSeconds} s`, warmup);
   const measured = await runIntake(devices, seconds * 1000);
   printIntake(`measured ${seconds} s`, measured);
+  if (warmup.statuses.size + measured.statuses.size > 0) {
+    // What the service logged meanwhile (LOG_LEVEL error): the cause of the answers other than 202.
+    const logged = service
+      .output()
+      .slice(logFrom)
+      .split('\n')
+      .filter((line) => line.trim());
+    for (const line of logged.slice(0, 3)) console.log(`    service log: ${line.slice(0, 400)}`);
+    if (logged.length > 3) console.log(`    service log: … ${logged.length - 3} more lines`);
+  }
   console.log(`    DynamoDB calls of one report: ${measured.calls ?? '?'}`);
   console.log('    goal ≥ 500/s on 2 cores, p99 ≤ 50 ms');
   await settle();
