@@ -3,17 +3,19 @@
  * intake secret (`Authorization: Bearer <secret>`), not a user token.
  *
  * - The secret names its workspace (device-state.store.ts `newIntakeSecret`); the device item and
- *   its state are read strongly consistent in one BatchGetItem, so a rotated secret or a
- *   deactivation is refused from the moment it was written. The SHA-256 of the secret is
- *   compared with the stored one in constant time. Any failure of the credential is the same
- *   401, whether the device exists or not: the endpoint tells a stranger nothing.
+ *   its state are read strongly consistent in one BatchGetItem, unless this container verified
+ *   the device before (`verified` below: the state write's condition then does the checking),
+ *   so a rotated secret or a deactivation is refused from the moment it was written. The SHA-256
+ *   of the secret is compared with the stored one in constant time. Any failure of the credential
+ *   is the same 401, whether the device exists or not: the endpoint tells a stranger nothing.
  * - A secret from a setup code must be used for the first time before the code's expires_at.
  * - A deactivated (DISABLED) device is 403 access-denied (data.reason resource_locked).
  * - Each value of the current state moves only forward in recorded time: a location older than
  *   the current one is kept as history only (SPEC.md; trackers send buffered backlogs late).
  *   last_seen_at is the arrival of the newest report.
- * - Every report is a history point (TTL-bounded). Points of concurrent reports share
- *   BatchWriteItem calls; each answer waits for its point's call (202 means stored).
+ * - Every report is a history point (TTL-bounded), written once its state write succeeded (a
+ *   refused report leaves nothing). Points of concurrent reports share BatchWriteItem calls; each
+ *   answer waits for its point's call (202 means stored).
  * - A device's first location sets its `has_location` (a device.updated, actor SYSTEM), which the
  *   `has_location` filter and its counter read.
  */
@@ -31,7 +33,6 @@ import {
   appendPoints,
   hashSecret,
   readForIntake,
-  readState,
   replaceState,
   type StoredDeviceState,
   type TelemetryPoint,
@@ -76,23 +77,39 @@ export interface IntakeCaller {
   deviceId: string;
   device: StoredRecord;
   state: StoredDeviceState;
+  secretHash: string;
 }
 
 /**
- * The device of the path, authenticated by the request's intake secret; 401 for any failure of
- * the credential, 403 for a deactivated device.
+ * Devices this container verified, with the state it last read or wrote. A report of such a
+ * device skips the strongly consistent read: its state write is conditional on the version
+ * cached, and everything that can refuse a secret changes that version (a new setup code or a
+ * rotation writes the secret's hash into the state item, activate/deactivate write the
+ * provisioning state there too, a delete removes it). So a write that lost its condition is a
+ * signal to read again and verify again; a rotated secret or a deactivation is still refused from
+ * the moment it was written, and a refused report leaves no trace (its history point is written
+ * after its state).
  */
-export async function authenticateIntake(
-  deviceId: string | undefined,
-  authorization: string | undefined,
-): Promise<IntakeCaller> {
-  const secret = secretOf(authorization);
-  const refused = unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
-  const workspaceId = workspaceOfSecret(secret);
-  const id = (deviceId ?? '').toLowerCase();
-  if (!workspaceId || !/^[0-9a-f-]{36}$/.test(id)) throw refused;
-  const [device, state] = await readForIntake(deviceStore.key(workspaceId, id), workspaceId, id);
-  if (!device || !state?.secret_hash || !sameHash(hashSecret(secret), state.secret_hash)) throw refused;
+const verified = new Map<string, { device: StoredRecord; state: StoredDeviceState }>();
+const maxVerified = 20_000;
+const cacheKey = (workspaceId: string, deviceId: string) => `${workspaceId}/${deviceId}`;
+
+function remember(caller: IntakeCaller): void {
+  const key = cacheKey(caller.workspaceId, caller.deviceId);
+  verified.delete(key);
+  if (verified.size >= maxVerified) verified.delete(verified.keys().next().value ?? '');
+  verified.set(key, { device: caller.device, state: caller.state });
+}
+
+/** 401 for any failure of the credential, 403 for a deactivated device. */
+function verify(
+  device: StoredRecord | undefined,
+  state: StoredDeviceState | undefined,
+  secretHash: string,
+): asserts state is StoredDeviceState {
+  if (!device || !state?.secret_hash || !sameHash(secretHash, state.secret_hash)) {
+    throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
+  }
   if (!state.secret_used && state.secret_expires_at && Date.parse(state.secret_expires_at) < Date.now()) {
     throw unauthorized('The setup code of this secret expired before its first use; issue a new setup code.');
   }
@@ -102,14 +119,48 @@ export async function authenticateIntake(
       data: { reason: 'resource_locked' },
     });
   }
-  return { workspaceId, deviceId: id, device, state };
+}
+
+/** Reads the device and its state strongly consistent and verifies the secret against them. */
+async function freshCaller(workspaceId: string, deviceId: string, secretHash: string): Promise<IntakeCaller> {
+  try {
+    const [device, state] = await readForIntake(
+      deviceStore.key(workspaceId, deviceId),
+      workspaceId,
+      deviceId,
+    );
+    verify(device, state, secretHash);
+    return { workspaceId, deviceId, device: device as StoredRecord, state, secretHash };
+  } catch (error) {
+    verified.delete(cacheKey(workspaceId, deviceId));
+    throw error;
+  }
+}
+
+/** The device of the path, authenticated by the request's intake secret. */
+export async function authenticateIntake(
+  deviceId: string | undefined,
+  authorization: string | undefined,
+): Promise<IntakeCaller> {
+  const secret = secretOf(authorization);
+  const workspaceId = workspaceOfSecret(secret);
+  const id = (deviceId ?? '').toLowerCase();
+  if (!workspaceId || !/^[0-9a-f-]{36}$/.test(id)) {
+    throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
+  }
+  const secretHash = hashSecret(secret);
+  const known = verified.get(cacheKey(workspaceId, id));
+  if (known?.state.secret_hash && sameHash(secretHash, known.state.secret_hash)) {
+    return { workspaceId, deviceId: id, device: known.device, state: known.state, secretHash };
+  }
+  return freshCaller(workspaceId, id, secretHash);
 }
 
 export async function acceptTelemetry(
   caller: IntakeCaller,
   report: DeviceTelemetry,
 ): Promise<IntakeAccepted> {
-  const { workspaceId, deviceId: id, device, state } = caller;
+  const { workspaceId, deviceId: id } = caller;
   const now = Date.now();
   const receivedAt = new Date(now).toISOString();
   const recordedAt = report.recorded_at ?? receivedAt;
@@ -123,7 +174,8 @@ export async function acceptTelemetry(
     ]);
   }
 
-  const point: TelemetryPoint & { point_id: string } = {
+  const { moved, current } = await updateState(caller, report, recordedAt, receivedAt);
+  await historyWriter.add(workspaceId, {
     point_id: uuidv7(),
     device_id: id,
     recorded_at: recordedAt,
@@ -131,12 +183,11 @@ export async function acceptTelemetry(
     ...(report.location ? { latitude: report.location.latitude, longitude: report.location.longitude } : {}),
     ...(report.connectivity !== undefined ? { connectivity: report.connectivity } : {}),
     ...(report.battery_level !== undefined ? { battery_level: report.battery_level } : {}),
-  };
-  const [moved] = await Promise.all([
-    updateState(workspaceId, id, state, report, recordedAt, receivedAt),
-    historyWriter.add(workspaceId, point),
-  ]);
-  if (report.location && device.has_location !== true) await markLocated(workspaceId, id);
+  });
+  if (report.location && current.device.has_location !== true) {
+    await markLocated(workspaceId, id);
+    remember({ ...current, device: { ...current.device, has_location: true } });
+  }
   return { device_id: id, received_at: receivedAt, current_state_updated: moved };
 }
 
@@ -175,30 +226,31 @@ export function nextState(
   return { next, moved };
 }
 
-/** Writes the next state conditionally on the version read; a lost race re-reads and re-decides. */
+/**
+ * Writes the next state conditionally on the version known; a lost condition reads and verifies
+ * again (the secret may have been rotated, the device deactivated or deleted) and re-decides.
+ */
 async function updateState(
-  workspaceId: string,
-  deviceId: string,
-  first: StoredDeviceState,
+  first: IntakeCaller,
   report: DeviceTelemetry,
   recordedAt: string,
   receivedAt: string,
-): Promise<boolean> {
-  let state: StoredDeviceState | undefined = first;
-  for (let attempt = 1; state; attempt++) {
-    const { next, moved } = nextState(state, report, recordedAt, receivedAt);
+): Promise<{ moved: boolean; current: IntakeCaller }> {
+  let caller = first;
+  for (let attempt = 1; ; attempt++) {
+    const { next, moved } = nextState(caller.state, report, recordedAt, receivedAt);
     try {
-      await replaceState(workspaceId, next, state);
-      return moved;
+      await replaceState(caller.workspaceId, next, caller.state);
+      const current = { ...caller, state: { ...next, lock_version: caller.state.lock_version + 1 } };
+      remember(current);
+      return { moved, current };
     } catch (error) {
       const lostRace =
         error instanceof DataError && (error.code === 'version-conflict' || error.code === 'not-found');
       if (!lostRace || attempt >= maxAttempts) throw error;
-      state = await readState(workspaceId, deviceId);
+      caller = await freshCaller(caller.workspaceId, caller.deviceId, caller.secretHash);
     }
   }
-  // The state item is gone: the device was deleted meanwhile.
-  throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
 }
 
 /** The device's first location: has_location becomes true (updated_at stays: telemetry, not an edit). */

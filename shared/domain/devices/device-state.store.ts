@@ -52,6 +52,8 @@ export interface StoredDeviceState {
   connectivity_updated_at?: string;
   battery_level?: number;
   battery_recorded_at?: string;
+  /** As the device's, written by activate/deactivate (stateVersionBump). */
+  provisioning_state?: string;
 }
 
 export function hashSecret(secret: string): string {
@@ -152,6 +154,25 @@ export async function replaceState(
     record: stateItem(workspaceId, { ...next, lock_version: current.lock_version + 1 }),
     expectedVersion: current.lock_version,
   });
+}
+
+/**
+ * Part of activate/deactivate: the state item records the provisioning state and moves its
+ * version, so intake's write conditional on a version it knew fails and it verifies again.
+ */
+export function stateVersionBump(
+  workspaceId: string,
+  deviceId: string,
+  provisioningState: string,
+): TableWrite {
+  return {
+    kind: 'add',
+    key: keys.deviceState(workspaceId, deviceId),
+    entity,
+    attribute: 'lock_version',
+    by: 1,
+    fields: { device_id: deviceId, provisioning_state: provisioningState },
+  };
 }
 
 /** Part of a device's delete: its state (and secret, and index entry) goes with it. */

@@ -26,7 +26,13 @@ import type {
   StoredDevice,
   UpdateDeviceSchema,
 } from './device.schema.ts';
-import { discardState, readState, readStates, type StoredDeviceState } from './device-state.store.ts';
+import {
+  discardState,
+  readState,
+  readStates,
+  type StoredDeviceState,
+  stateVersionBump,
+} from './device-state.store.ts';
 
 export const resourceOf = (id: string) => ({ type: 'device', id });
 
@@ -210,6 +216,8 @@ export async function setProvisioningState(
           toDevice(next),
           previousAttributes(toDevice(stored), toDevice(next)),
         ),
+        // The state item's version moves too: intake's conditional write notices at once.
+        [stateVersionBump(ctx.workspaceId, id, state)],
       ),
   });
   return toDevice(after);
