@@ -20,4 +20,5 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   cases: () => import('./cases/handler.ts'),
   devices: () => import('./devices/handler.ts'),
   'device-intake': () => import('./device-intake/handler.ts'),
+  settings: () => import('./settings/handler.ts'),
 };

@@ -29,6 +29,7 @@ export const groupTableAccess = {
   tours: 'read-write',
   cases: 'read-write',
   devices: 'read-write',
+  settings: 'read-write',
   // Intake reads the device and its state, writes the state (PutItem) and history points
   // (BatchWriteItem: shared/data/table.ts putRecords), and a first location's device update.
   'device-intake': 'read-write',

@@ -105,6 +105,8 @@ export const keys = {
     pk: collectionPk(workspaceId, 'VEHICLE_PLATE'),
     sk: plateIdentity,
   }),
+  /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management). */
+  settings: (workspaceId: WorkspaceId, name: string) => ({ pk: tenant(workspaceId), sk: `SETTINGS#${name}` }),
   /** The workspace's device number sequence: an atomic counter, so natural_id is never taken twice. */
   deviceSequence: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SEQ#DEVICE' }),
   /**

@@ -72,6 +72,13 @@ export const eventRegistry = {
   },
   'tenant.created': { description: 'The workspace was created (admin plane).', webhook: true },
   'tenant.updated': { description: 'The workspace record changed.', webhook: true },
+  'ai_assistant_settings.updated': { description: 'The AI assistant settings changed.', webhook: true },
+  'mcp_settings.updated': { description: 'The MCP server settings changed.', webhook: true },
+  'geoservices_settings.updated': { description: 'The geoservices settings changed.', webhook: true },
+  'document_management_settings.updated': {
+    description: 'The document management settings changed.',
+    webhook: true,
+  },
   'webhook_endpoint.created': { description: 'A webhook endpoint was created.', webhook: false },
   'webhook_endpoint.updated': {
     description: 'A webhook endpoint changed, or its secret was rotated.',

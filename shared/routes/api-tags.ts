@@ -11,6 +11,9 @@ export const apiTags = {
     'The fixed role catalog (owner, admin, dispatcher, technician, driver) with the grants of each role.',
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
+  Tenant: 'The workspace’s own record: name, language, region, time zone, logo and favicon.',
+  Settings:
+    'The workspace’s settings singletons: AI assistant, MCP server, geoservices and document management (last write wins).',
   Devices:
     'Technician apps, third-party apps and GPS trackers: the registry, setup codes and SMS, intake secrets, ' +
     'telemetry intake and each device’s current state.',

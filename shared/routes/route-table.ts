@@ -11,6 +11,7 @@ import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
+import { settingsRoutes } from './groups/settings.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
 import { tourRoutes } from './groups/tours.routes.ts';
@@ -29,6 +30,7 @@ export const routes = [
   ...tourRoutes,
   ...caseRoutes,
   ...deviceRoutes,
+  ...settingsRoutes,
   ...webhookRoutes,
   ...adminRoutes,
 ] as const;

@@ -1,0 +1,25 @@
+/** Settings singletons: parse, call the domain, respond. */
+import { getSettings, updateSettings } from '../../shared/domain/settings/settings.service.ts';
+import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { settingsRoutes } from '../../shared/routes/groups/settings.routes.ts';
+
+export const handler = createGroupHandler(settingsRoutes, {
+  'settings.ai_assistant.get': async ({ ctx }) => ({ body: await getSettings(ctx, 'ai_assistant') }),
+  'settings.ai_assistant.update': async ({ ctx, body }) => ({
+    body: await updateSettings(ctx, 'ai_assistant', body as Record<string, unknown>),
+  }),
+  'settings.mcp.get': async ({ ctx }) => ({ body: await getSettings(ctx, 'mcp') }),
+  'settings.mcp.update': async ({ ctx, body }) => ({
+    body: await updateSettings(ctx, 'mcp', body as Record<string, unknown>),
+  }),
+  'settings.geoservices.get': async ({ ctx }) => ({ body: await getSettings(ctx, 'geoservices') }),
+  'settings.geoservices.update': async ({ ctx, body }) => ({
+    body: await updateSettings(ctx, 'geoservices', body as Record<string, unknown>),
+  }),
+  'settings.document_management.get': async ({ ctx }) => ({
+    body: await getSettings(ctx, 'document_management'),
+  }),
+  'settings.document_management.update': async ({ ctx, body }) => ({
+    body: await updateSettings(ctx, 'document_management', body as Record<string, unknown>),
+  }),
+});

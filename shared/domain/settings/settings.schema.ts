@@ -1,0 +1,157 @@
+/**
+ * The workspace's settings singletons (SPEC.md rule 8: no lock_version, always last write wins):
+ * the AI assistant, the MCP server, geoservices and document management. Each is read by
+ * `settings:read` and changed by `settings:update` (owners and admins). A PATCH is a merge patch:
+ * omitted fields keep their value; null or an unsupported value on any field is a field-level 422
+ * (none of these fields can be cleared: each has a default). Before the first PATCH, reads answer
+ * the defaults. Published schema names: AiAssistantSettings, UpdateAiAssistantSettings,
+ * McpSettings, UpdateMcpSettings, GeoservicesSettings, UpdateGeoservicesSettings,
+ * DocumentManagementSettings, UpdateDocumentManagementSettings.
+ */
+import * as z from 'zod';
+import { countryCode } from '../cases/country-code.ts';
+
+const updatedAt = z.iso.datetime().nullable().meta({
+  description: 'When the settings were last changed; null while they are the defaults.',
+});
+const tenantId = z.uuid().meta({ description: 'The workspace these settings belong to.' });
+
+// AI assistant (SPEC.md, AI assistant settings).
+export const assistantModes = ['OFF', 'READ_ONLY', 'READ_WRITE'] as const;
+/** The tools the assistant may call in each mode (response only). */
+export const toolModeOf = { OFF: 'NONE', READ_ONLY: 'READ_ONLY_TOOLS', READ_WRITE: 'ALL_TOOLS' } as const;
+const mode = z.enum(assistantModes).meta({
+  description:
+    'OFF (assistant disabled), READ_ONLY (read-only tools), READ_WRITE (read and write-capable tools).',
+});
+
+export const AiAssistantSettingsSchema = z
+  .object({
+    mode,
+    enabled: z.boolean().meta({ description: 'false exactly when mode is OFF.' }),
+    tool_mode: z.enum(['NONE', 'READ_ONLY_TOOLS', 'ALL_TOOLS']).meta({
+      description: 'The tools the assistant may call, from mode: NONE (OFF), READ_ONLY_TOOLS, ALL_TOOLS.',
+    }),
+    tenant_id: tenantId,
+    updated_at: updatedAt,
+  })
+  .meta({ id: 'AiAssistantSettings', description: 'The AI assistant of the workspace. Default mode OFF.' });
+
+export const UpdateAiAssistantSettingsSchema = z
+  .object({ mode: mode.optional().meta({ description: 'Omit to keep; null is 422.' }) })
+  .meta({ id: 'UpdateAiAssistantSettings', description: 'Only `mode` is writable.' });
+
+// MCP: the Model Context Protocol server of the workspace, for AI clients of its users.
+export const mcpAccessLevels = ['READ_ONLY', 'READ_WRITE'] as const;
+const httpsOrigin = z
+  .string()
+  .max(253)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' && url.origin === value;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an https origin without path, e.g. https://claude.ai' },
+  );
+
+export const McpSettingsSchema = z
+  .object({
+    enabled: z.boolean().meta({ description: 'Whether the workspace’s MCP server answers. Default false.' }),
+    access: z.enum(mcpAccessLevels).meta({
+      description:
+        'READ_ONLY: MCP clients may only read; READ_WRITE: they may also change records. Default READ_ONLY.',
+    }),
+    allowed_origins: z.array(z.string()).meta({
+      description: 'Browser origins allowed to call the MCP server (CORS); empty: none. Default empty.',
+    }),
+    tenant_id: tenantId,
+    updated_at: updatedAt,
+  })
+  .meta({ id: 'McpSettings', description: 'The workspace’s MCP server for AI clients.' });
+
+export const UpdateMcpSettingsSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    access: z.enum(mcpAccessLevels).optional(),
+    allowed_origins: z
+      .array(httpsOrigin)
+      .max(20)
+      .optional()
+      .meta({ description: 'Up to 20 https origins (scheme and host[:port], no path); replaces the list.' }),
+  })
+  .meta({ id: 'UpdateMcpSettings', description: 'Merge patch; null on any field is 422.' });
+
+// Geoservices: geocoding of addresses and routing of tours.
+export const geoProviders = ['OPENSTREETMAP', 'GOOGLE', 'HERE', 'MAPBOX'] as const;
+export const distanceUnits = ['KILOMETERS', 'MILES'] as const;
+
+export const GeoservicesSettingsSchema = z
+  .object({
+    provider: z
+      .enum(geoProviders)
+      .meta({ description: 'Geocoding and routing provider. Default OPENSTREETMAP.' }),
+    geocoding_enabled: z.boolean().meta({ description: 'Addresses of cases are geocoded. Default true.' }),
+    routing_enabled: z.boolean().meta({ description: 'Tours get drive times and distances. Default true.' }),
+    distance_unit: z
+      .enum(distanceUnits)
+      .meta({ description: 'Unit distances are shown in. Default KILOMETERS.' }),
+    default_country: z.string().meta({
+      description: 'ISO 3166-1 alpha-2 country assumed for addresses without one. Default DE.',
+    }),
+    tenant_id: tenantId,
+    updated_at: updatedAt,
+  })
+  .meta({ id: 'GeoservicesSettings', description: 'Geocoding and routing of the workspace.' });
+
+export const UpdateGeoservicesSettingsSchema = z
+  .object({
+    provider: z.enum(geoProviders).optional(),
+    geocoding_enabled: z.boolean().optional(),
+    routing_enabled: z.boolean().optional(),
+    distance_unit: z.enum(distanceUnits).optional(),
+    default_country: countryCode().optional().meta({ description: 'ISO 3166-1 alpha-2, any case.' }),
+  })
+  .meta({ id: 'UpdateGeoservicesSettings', description: 'Merge patch; null on any field is 422.' });
+
+// Document management: files attached to records.
+export const documentTypes = ['PDF', 'PNG', 'JPEG', 'DOCX', 'XLSX', 'TXT'] as const;
+export const maxDocumentSizeMb = 100;
+
+export const DocumentManagementSettingsSchema = z
+  .object({
+    enabled: z.boolean().meta({ description: 'Whether files can be attached to records. Default true.' }),
+    max_file_size_mb: z
+      .int()
+      .min(1)
+      .max(maxDocumentSizeMb)
+      .meta({
+        description: `Largest file accepted, in MiB, 1..${maxDocumentSizeMb}. Default 25.`,
+      }),
+    allowed_file_types: z.array(z.enum(documentTypes)).meta({
+      description: `File types accepted (${documentTypes.join(', ')}). Default all.`,
+    }),
+    retention_days: z.int().min(0).max(3650).meta({
+      description:
+        'Days a file is kept after its record was deleted, 0..3650; 0 deletes it with the record. Default 30.',
+    }),
+    tenant_id: tenantId,
+    updated_at: updatedAt,
+  })
+  .meta({ id: 'DocumentManagementSettings', description: 'Files attached to the workspace’s records.' });
+
+export const UpdateDocumentManagementSettingsSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    max_file_size_mb: z.int().min(1).max(maxDocumentSizeMb).optional(),
+    allowed_file_types: z
+      .array(z.enum(documentTypes))
+      .min(1)
+      .optional()
+      .meta({ description: 'At least one type; duplicates are collapsed; replaces the list.' }),
+    retention_days: z.int().min(0).max(3650).optional(),
+  })
+  .meta({ id: 'UpdateDocumentManagementSettings', description: 'Merge patch; null on any field is 422.' });

@@ -1,0 +1,127 @@
+/**
+ * The settings singletons: one item per workspace and singleton (keys.ts `settings`), absent
+ * until the first PATCH (reads answer the defaults). A PATCH merges the fields sent into what is
+ * stored (or the defaults) and, unless that changes nothing (then nothing is written and no event
+ * emitted), puts it unconditionally with its `<name>_settings.updated` event in one transaction:
+ * last write wins (SPEC.md rule 8), and same-container PATCHes of one singleton queue
+ * (keyed-mutex.ts) so none is merged into a stale read.
+ */
+import { keys } from '../../data/keys.ts';
+import { outboxWrite } from '../../data/outbox.ts';
+import { getRecord, transactWrite } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import type { EventType } from '../../events/event-registry.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { serialized } from '../keyed-mutex.ts';
+import { type assistantModes, toolModeOf } from './settings.schema.ts';
+
+type Fields = Record<string, unknown>;
+
+interface Singleton {
+  event: EventType;
+  defaults: Fields;
+  /** The published shape: stored fields plus what is derived from them. */
+  represent: (fields: Fields) => Fields;
+}
+
+export const singletons = {
+  ai_assistant: {
+    event: 'ai_assistant_settings.updated',
+    defaults: { mode: 'OFF' },
+    represent: (fields) => {
+      const mode = fields.mode as (typeof assistantModes)[number];
+      return { mode, enabled: mode !== 'OFF', tool_mode: toolModeOf[mode] };
+    },
+  },
+  mcp: {
+    event: 'mcp_settings.updated',
+    defaults: { enabled: false, access: 'READ_ONLY', allowed_origins: [] },
+    represent: (fields) => ({
+      enabled: fields.enabled,
+      access: fields.access,
+      allowed_origins: [...new Set(fields.allowed_origins as string[])],
+    }),
+  },
+  geoservices: {
+    event: 'geoservices_settings.updated',
+    defaults: {
+      provider: 'OPENSTREETMAP',
+      geocoding_enabled: true,
+      routing_enabled: true,
+      distance_unit: 'KILOMETERS',
+      default_country: 'DE',
+    },
+    represent: (fields) => ({
+      provider: fields.provider,
+      geocoding_enabled: fields.geocoding_enabled,
+      routing_enabled: fields.routing_enabled,
+      distance_unit: fields.distance_unit,
+      default_country: fields.default_country,
+    }),
+  },
+  document_management: {
+    event: 'document_management_settings.updated',
+    defaults: {
+      enabled: true,
+      max_file_size_mb: 25,
+      allowed_file_types: ['PDF', 'PNG', 'JPEG', 'DOCX', 'XLSX', 'TXT'],
+      retention_days: 30,
+    },
+    represent: (fields) => ({
+      enabled: fields.enabled,
+      max_file_size_mb: fields.max_file_size_mb,
+      allowed_file_types: [...new Set(fields.allowed_file_types as string[])],
+      retention_days: fields.retention_days,
+    }),
+  },
+} as const satisfies Record<string, Singleton>;
+
+export type SingletonName = keyof typeof singletons;
+
+function published(name: SingletonName, workspaceId: string, stored: Fields | undefined): Fields {
+  const spec: Singleton = singletons[name];
+  const fields = { ...spec.defaults, ...(stored ?? {}) };
+  return { ...spec.represent(fields), tenant_id: workspaceId, updated_at: stored?.updated_at ?? null };
+}
+
+export async function getSettings(ctx: AuthenticatedContext, name: SingletonName): Promise<Fields> {
+  return published(name, ctx.workspaceId, await getRecord(keys.settings(ctx.workspaceId, name)));
+}
+
+export async function updateSettings(
+  ctx: AuthenticatedContext,
+  name: SingletonName,
+  patch: Fields,
+): Promise<Fields> {
+  const spec: Singleton = singletons[name];
+  return serialized(`settings:${ctx.workspaceId}:${name}`, async () => {
+    const key = keys.settings(ctx.workspaceId, name);
+    const stored = await getRecord(key, { consistent: true });
+    const sent = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const next: Fields = {
+      ...spec.defaults,
+      ...(stored ?? {}),
+      ...sent,
+      updated_at: new Date().toISOString(),
+    };
+    const before = published(name, ctx.workspaceId, stored);
+    const after = published(name, ctx.workspaceId, next);
+    // Nothing changes: nothing is written and no event says otherwise.
+    const { updated_at: _before, ...was } = before;
+    const { updated_at: _after, ...now } = after;
+    if (stored && JSON.stringify(was) === JSON.stringify(now)) return before;
+    await transactWrite([
+      { kind: 'put', key, entity: 'settings', record: next },
+      outboxWrite(
+        domainEvent(
+          ctx,
+          spec.event,
+          { type: `${name}_settings`, id: ctx.workspaceId },
+          after,
+          previousAttributes(before, after),
+        ),
+      ),
+    ]);
+    return after;
+  });
+}
