@@ -20,5 +20,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   cases: () => import('./cases/handler.ts'),
   devices: () => import('./devices/handler.ts'),
   'device-intake': () => import('./device-intake/handler.ts'),
+  billing: () => import('./billing/handler.ts'),
   settings: () => import('./settings/handler.ts'),
+  tenant: () => import('./tenant/handler.ts'),
 };

@@ -18,9 +18,11 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { referenceAssets, referencePageDir } from '../shared/openapi/reference-page.ts';
 import { type OperationGroup, operationGroups } from '../shared/routes/route-table.ts';
+import { configureBillingProvider } from './billing-provider.ts';
 import { functionEntry, repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { addRoutesFromTable } from './route-integration.ts';
@@ -31,13 +33,17 @@ import {
   mailSendingGroups,
   smsSendingGroups,
   tableActions,
+  uploadGroups,
 } from './table-access.ts';
+import { allowUploads } from './upload-checks.ts';
 
 export interface ApiProps {
   table: ITableV2;
   settings: EnvironmentSettings;
   /** FSM_* variables every function gets (base URL, auth URL, problems URL, audience). */
   environment: Record<string, string>;
+  /** The private upload bucket: the upload groups sign forms for it and read from it. */
+  uploadBucket?: IBucket;
 }
 
 /** One JSON object per request; `requestId` is also the `apigw-requestid` response header. */
@@ -113,6 +119,10 @@ export class Api extends Construct {
       fn.allowTable(table, [...tableActions[access], ...(groupExtraTableActions[group] ?? [])]);
       if ((mailSendingGroups as readonly string[]).includes(group)) this.allowMail(fn, settings);
       if ((smsSendingGroups as readonly string[]).includes(group)) this.allowSms(fn);
+      if (group === 'billing') configureBillingProvider(fn, settings);
+      if (props.uploadBucket && (uploadGroups as readonly string[]).includes(group)) {
+        allowUploads(fn, props.uploadBucket);
+      }
       functions[group] = fn;
     }
     this.groupFunctions = functions;

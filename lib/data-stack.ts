@@ -93,6 +93,9 @@ export class DataStack extends Stack {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       versioned: false,
+      // "Object Created" events go to EventBridge, where the service stack's rule picks the
+      // uploads to check (lib/upload-checks.ts) without this stack depending on it.
+      eventBridgeEnabled: true,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'uploads/',
       cors: [
@@ -115,6 +118,20 @@ export class DataStack extends Stack {
       ],
       removalPolicy,
     });
+
+    // eventBridgeEnabled is set by CDK's own notifications handler (a Lambda with the basic
+    // execution managed policy), created once per stack.
+    const notifications = Stack.of(this).node.tryFindChild(
+      'BucketNotificationsHandler050a0587b7544547bf325f094a3db834',
+    );
+    if (notifications) {
+      Validations.of(notifications).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason:
+          'CDK’s BucketNotificationsHandler (it turns on the upload bucket’s EventBridge notifications at deploy ' +
+          'time) is created by aws-cdk-lib with this managed policy; it only writes its own logs.',
+      });
+    }
 
     // Settings and their reasons: webhook-retries.ts; the design: docs/webhook-delivery.md.
     assertDeliverySettingsOrThrow();

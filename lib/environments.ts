@@ -82,6 +82,13 @@ export interface EnvironmentSettings {
    * presigned POST is authorised by its signed policy, not by the page's origin.
    */
   uploadCorsOrigins: readonly string[];
+  /**
+   * The payment provider of billing (lib/billing-provider.ts): the full ARN of a Secrets Manager
+   * secret holding the Stripe secret API key (`sk_live_…`, or JSON `{"secret_key": "sk_…"}`).
+   * Without it the deployment has no provider: the billing profile works, portal sessions and
+   * the billing recheck answer 503.
+   */
+  stripeSecretArn?: string;
 
   /** Memory of every API function; CPU (and so cold start) scales with it. */
   lambdaMemoryMb: number;

@@ -23,6 +23,7 @@ import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
 import { StreamFanout } from './stream-fanout.ts';
+import { UploadChecks } from './upload-checks.ts';
 import { oldestMessageAlarmSeconds } from './webhook-retries.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -40,6 +41,8 @@ export class ServiceStack extends Stack {
   readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
+  /** The eager check of logo and favicon uploads (S3 "Object Created" → EventBridge → Lambda). */
+  readonly uploadChecks: UploadChecks;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -75,7 +78,18 @@ export class ServiceStack extends Stack {
       reason: 'This bucket receives the ALB and CloudFront access logs; logging it into itself would loop.',
     });
 
-    this.api = new Api(this, 'Api', { table: data.table, settings, environment });
+    this.api = new Api(this, 'Api', {
+      table: data.table,
+      settings,
+      environment,
+      uploadBucket: data.uploadBucket,
+    });
+    this.uploadChecks = new UploadChecks(this, 'UploadChecks', {
+      bucket: data.uploadBucket,
+      table: data.table,
+      settings,
+      environment,
+    });
     // The event stream's topic: the live stream processor publishes, every container task subscribes.
     this.streamFanout = new StreamFanout(this, 'StreamFanout', { envName: props.envName });
     this.events = new Events(this, 'Events', {
@@ -115,6 +129,7 @@ export class ServiceStack extends Stack {
         'stream-processor': this.events.streamProcessor.function,
         'live-stream-processor': this.events.liveStreamProcessor.function,
         'webhook-delivery': this.events.webhookDelivery.function,
+        'upload-check': this.uploadChecks.checker.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {

@@ -30,9 +30,13 @@ export const groupTableAccess = {
   cases: 'read-write',
   devices: 'read-write',
   settings: 'read-write',
+  // The tenant record is the workspace item; uploads keep an intent item each (keys.ts uploadIntent).
+  tenant: 'read-write',
   // Intake reads the device and its state, writes the state (PutItem) and history points
   // (BatchWriteItem: shared/data/table.ts putRecords), and a first location's device update.
   'device-intake': 'read-write',
+  // The profile, the provider link, and (local provider) its customers and portal sessions.
+  billing: 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {
@@ -117,5 +121,11 @@ export const groupExtraTableActions: Partial<Record<OperationGroup, readonly str
  * (shared/sms/sms-sender.ts): sns:Publish to phone numbers, nobody else.
  */
 export const smsSendingGroups = ['devices'] as const satisfies readonly OperationGroup[];
+
+/**
+ * Groups that sign upload forms for the private upload bucket and read and delete its files
+ * (lib/upload-checks.ts `allowUploads`): FSM_UPLOAD_BUCKET and S3 object rights, nobody else.
+ */
+export const uploadGroups = ['tenant'] as const satisfies readonly OperationGroup[];
 
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];

@@ -18,6 +18,10 @@ export interface RuntimeConfig {
   apiAudience: string;
   /** Endpoint overrides for the local emulators; undefined on AWS. */
   endpoints: { dynamodb?: string; sqs?: string; s3?: string };
+  /** FSM_UPLOAD_BUCKET: the private bucket of browser uploads (tenant logo and favicon). */
+  uploadBucket: string;
+  /** FSM_UPLOAD_FORM_SECONDS: how long an upload form (presigned POST) is valid; default 600. */
+  uploadFormSeconds: number;
   region: string;
   /** Seconds that per-container caches (workspace state, principal roles) may serve stale data. */
   authCacheSeconds: number;
@@ -50,6 +54,8 @@ export function config(): RuntimeConfig {
       sqs: env.FSM_SQS_ENDPOINT || undefined,
       s3: env.FSM_S3_ENDPOINT || undefined,
     },
+    uploadBucket: env.FSM_UPLOAD_BUCKET || 'fsm-uploads',
+    uploadFormSeconds: positiveNumber(env.FSM_UPLOAD_FORM_SECONDS, 600),
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'eu-central-1',
     authCacheSeconds: Number(env.FSM_AUTH_CACHE_SECONDS ?? 5),
     webhooks: {

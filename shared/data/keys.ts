@@ -31,7 +31,8 @@ export type CollectionName =
   | 'VEHICLE_PLATE'
   | 'CASE'
   | 'DEVICE'
-  | 'DEVICE_STATE';
+  | 'DEVICE_STATE'
+  | 'UPLOAD';
 
 /** The partition of one device's telemetry points. */
 export function devicePointPartition(workspaceId: WorkspaceId, deviceId: string): string {
@@ -107,6 +108,30 @@ export const keys = {
   }),
   /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management). */
   settings: (workspaceId: WorkspaceId, name: string) => ({ pk: tenant(workspaceId), sk: `SETTINGS#${name}` }),
+  /** The workspace's billing profile: a singleton, created by its first PATCH. */
+  billingProfile: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'BILLING_PROFILE' }),
+  /**
+   * The workspace's link to the payment provider (its customer id, a profile sync still owed):
+   * apart from the profile, so provider bookkeeping never bumps the profile's lock_version.
+   */
+  billingAccount: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'BILLING_ACCOUNT' }),
+  /**
+   * The local payment provider (npm start) keeps its own state as an outside provider would:
+   * customers by their id, and portal sessions by the SHA-256 of the token in their URL (TTL).
+   */
+  localBillingCustomer: (customerId: string) => ({
+    pk: `LOCAL_BILLING#CUSTOMER#${customerId}`,
+    sk: 'CUSTOMER',
+  }),
+  localBillingSession: (tokenHash: string) => ({ pk: `LOCAL_BILLING#SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /**
+   * A logo or favicon upload intent (tenant-uploads): its form's key and expiry, then its check's
+   * outcome; with TTL, so status records are readable for a week and then gone.
+   */
+  uploadIntent: (workspaceId: WorkspaceId, fileId: string) => ({
+    pk: collectionPk(workspaceId, 'UPLOAD'),
+    sk: fileId,
+  }),
   /** The workspace's device number sequence: an atomic counter, so natural_id is never taken twice. */
   deviceSequence: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SEQ#DEVICE' }),
   /**

@@ -30,7 +30,14 @@ export type TableWrite =
   /** Insert; fails with `already-exists` when the key is taken. */
   | { kind: 'create'; key: Key; entity: string; record: StoredRecord; expiresAt?: number }
   /** Replace the whole item; fails with `not-found` or `version-conflict` unless it still has `expectedVersion`. */
-  | { kind: 'replace'; key: Key; entity: string; record: StoredRecord; expectedVersion: number }
+  | {
+      kind: 'replace';
+      key: Key;
+      entity: string;
+      record: StoredRecord;
+      expectedVersion: number;
+      expiresAt?: number;
+    }
   /** Delete; fails with `not-found`, or `version-conflict` when `expectedVersion` is given and differs. */
   | { kind: 'delete'; key: Key; expectedVersion?: number }
   /** Delete whether or not the item exists (idempotent clean-up). */
@@ -512,7 +519,7 @@ function toTransactItem(write: TableWrite): TransactItem {
       return {
         Put: {
           TableName,
-          Item: toItem(write.key, write.entity, write.record),
+          Item: toItem(write.key, write.entity, write.record, write.expiresAt),
           ConditionExpression: 'lock_version = :expected',
           ExpressionAttributeValues: { ':expected': write.expectedVersion },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -79,6 +79,16 @@ export const eventRegistry = {
     description: 'The document management settings changed.',
     webhook: true,
   },
+  // Billing details are personal data (a person's name, address, tax number) that only owners
+  // and admins may read (billing:read): the audit log keeps them, webhooks never carry them.
+  'billing_profile.created': {
+    description: 'The billing profile was created by its first PATCH (audit log only, never a webhook).',
+    webhook: false,
+  },
+  'billing_profile.updated': {
+    description: 'The billing profile changed (audit log only, never a webhook).',
+    webhook: false,
+  },
   'webhook_endpoint.created': { description: 'A webhook endpoint was created.', webhook: false },
   'webhook_endpoint.updated': {
     description: 'A webhook endpoint changed, or its secret was rotated.',

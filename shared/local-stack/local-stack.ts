@@ -106,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       FSM_DYNAMODB_ENDPOINT: dynamodb.endpoint,
       FSM_SQS_ENDPOINT: aws.endpoint,
       FSM_S3_ENDPOINT: aws.endpoint,
+      FSM_UPLOAD_BUCKET: localBucketName,
       // Mail is written to files here (shared/mail/mailer.ts), so links can be followed.
       FSM_MAIL_DIR: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
       // Text messages too (shared/sms/sms-sender.ts): a device's setup link is one file away.

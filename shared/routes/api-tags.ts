@@ -25,6 +25,9 @@ export const apiTags = {
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
   Webhooks:
     'Endpoints that receive signed event deliveries, the event catalog they subscribe from, test sends and delivery failures.',
+  Billing:
+    "Who the workspace is billed to (the billing profile), the payment provider's portal and payment-method " +
+    'sessions, and the recheck that sets or lifts the billing lock. Owners and admins only.',
   Admin: 'The platform operator control plane (/admin-v1): workspaces, their state and their API clients.',
   Platform: 'Health, this document, its reference page and the problem type descriptions. No token needed.',
 } as const;

@@ -8,12 +8,15 @@
 import { adminRoutes } from './groups/admin.routes.ts';
 import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
+import { billingRoutes } from './groups/billing.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
+import { tenantRoutes } from './groups/tenant.routes.ts';
+import { tenantUploadRoutes } from './groups/tenant-uploads.routes.ts';
 import { tourRoutes } from './groups/tours.routes.ts';
 import { userRoutes } from './groups/users.routes.ts';
 import { vehicleRoutes } from './groups/vehicles.routes.ts';
@@ -31,7 +34,10 @@ export const routes = [
   ...caseRoutes,
   ...deviceRoutes,
   ...settingsRoutes,
+  ...tenantRoutes,
+  ...tenantUploadRoutes,
   ...webhookRoutes,
+  ...billingRoutes,
   ...adminRoutes,
 ] as const;
 

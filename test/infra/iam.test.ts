@@ -17,7 +17,9 @@ import {
   streamProcessorTableActions,
   streamReadActions,
   tableActions,
+  uploadGroups,
 } from '../../lib/table-access.ts';
+import { uploadObjectActions } from '../../lib/upload-checks.ts';
 import { operationGroups } from '../../shared/routes/route-table.ts';
 
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
@@ -85,7 +87,11 @@ describe('IAM: operation groups', () => {
         ? ['sns:Publish', 'sns:Publish']
         : [];
       const extra = groupExtraTableActions[group] ?? [];
-      expect(nonLogActions(statements)).toEqual([...tableActions[access], ...extra, ...mail, ...sms].sort());
+      // Upload forms, checks and read URLs of the private upload bucket (lib/upload-checks.ts).
+      const uploads = (uploadGroups as readonly string[]).includes(group) ? uploadObjectActions : [];
+      expect(nonLogActions(statements)).toEqual(
+        [...tableActions[access], ...extra, ...mail, ...sms, ...uploads].sort(),
+      );
     },
   );
 

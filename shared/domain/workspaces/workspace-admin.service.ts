@@ -204,10 +204,13 @@ export async function listWorkspaces(query: z.output<typeof WorkspaceListQuery>)
 /**
  * activate / deactivate / billing-lock / billing-unlock (see workspace-admin.status.ts). A
  * change is a versioned write with a `tenant.updated` event; the authentication cache of this
- * container forgets the workspace at once (others within their cache lifetime).
+ * container forgets the workspace at once (others within their cache lifetime). The operator
+ * calls it through the admin plane, the billing module on the payment provider's word
+ * (POST /api/v2/billing/recheck): either way the service makes the change, so the event's
+ * actor is SYSTEM, with the ids of the request that caused it.
  */
 export async function changeWorkspaceState(
-  ctx: AdminContext,
+  ctx: { requestId: string; correlationId: string },
   workspaceId: string,
   action: WorkspaceAction,
 ): Promise<Workspace> {

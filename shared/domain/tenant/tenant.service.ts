@@ -1,0 +1,83 @@
+/**
+ * The tenant record is the workspace item itself (keys.ts `workspace`): one record, so the name
+ * the admin plane shows and the one a workspace edits are the same, and its lock_version moves
+ * with every change of either (an admin plane state change included: a PATCH that read before it
+ * gets 409 with lock_version, as SPEC.md rule 8 says). Edits are versioned writes with a
+ * tenant.updated event. Reads are strongly consistent: the authentication cache keeps the
+ * workspace for its status only, never for this record.
+ */
+import type { z } from 'zod';
+import { keys } from '../../data/keys.ts';
+import { getRecord } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { notFound } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { mergePatch, updateVersioned } from '../versioned-write.ts';
+import { type AdminWorkspaceRecord, replaceWorkspace } from '../workspaces/workspace-admin.store.ts';
+import type { Tenant, UpdateTenantSchema } from './tenant.schema.ts';
+import { assetUrlOf, type TenantAsset, tenantEventFields } from './tenant-assets.ts';
+
+/** The workspace item with the tenant's own fields. */
+export interface TenantRecord extends AdminWorkspaceRecord {
+  language?: string;
+  region?: string;
+  timezone?: string;
+  logo?: TenantAsset;
+  favicon?: TenantAsset;
+}
+
+export async function toTenant(record: TenantRecord): Promise<Tenant> {
+  const [logoUrl, faviconUrl] = await Promise.all([
+    record.logo ? assetUrlOf(record.logo) : undefined,
+    record.favicon ? assetUrlOf(record.favicon) : undefined,
+  ]);
+  return {
+    id: record.id,
+    name: record.name,
+    ...(record.language !== undefined ? { language: record.language } : {}),
+    ...(record.region !== undefined ? { region: record.region } : {}),
+    ...(record.timezone !== undefined ? { timezone: record.timezone } : {}),
+    ...(logoUrl ? { logo_url: logoUrl } : {}),
+    ...(faviconUrl ? { favicon_url: faviconUrl } : {}),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    lock_version: record.lock_version,
+  };
+}
+
+export async function readTenant(workspaceId: string): Promise<TenantRecord | undefined> {
+  return (await getRecord(keys.workspace(workspaceId), { consistent: true })) as TenantRecord | undefined;
+}
+
+export async function getTenant(ctx: AuthenticatedContext): Promise<Tenant> {
+  const record = await readTenant(ctx.workspaceId);
+  if (!record) throw notFound();
+  return toTenant(record);
+}
+
+export async function updateTenant(
+  ctx: AuthenticatedContext,
+  patch: z.output<typeof UpdateTenantSchema>,
+): Promise<Tenant> {
+  const { lock_version: expectedVersion, ...fields } = patch;
+  const { after } = await updateVersioned<TenantRecord>({
+    key: `workspace:${ctx.workspaceId}`,
+    load: () => readTenant(ctx.workspaceId),
+    expectedVersion,
+    apply: (stored) =>
+      mergePatch(stored as unknown as Record<string, unknown>, fields) as unknown as TenantRecord,
+    save: (next, stored) =>
+      replaceWorkspace(
+        next,
+        stored,
+        domainEvent(
+          ctx,
+          'tenant.updated',
+          { type: 'tenant', id: ctx.workspaceId },
+          tenantEventFields(next),
+          previousAttributes(tenantEventFields(stored), tenantEventFields(next)),
+        ),
+      ),
+  });
+  return toTenant(after);
+}
