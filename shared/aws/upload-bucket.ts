@@ -16,11 +16,11 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { DataError } from '../data/data-error.ts';
 import { isUnavailable } from '../data/table.ts';
 import { deadlineConfig, withTotalDeadline } from './client-deadlines.ts';
-import { presignGetUrl } from './s3-presign.ts';
 
 let client: S3Client | undefined;
 
@@ -171,11 +171,7 @@ export async function deleteObject(key: string): Promise<void> {
 
 /** A short-lived URL that reads the object (the bucket itself is private). */
 export async function objectReadUrl(key: string, expiresInSeconds: number): Promise<string> {
-  const { endpoints, region } = config();
-  const path = key.split('/').map(encodeURIComponent).join('/');
-  const objectUrl = endpoints.s3
-    ? `${endpoints.s3.replace(/\/+$/, '')}/${bucket()}/${path}`
-    : `https://${bucket()}.s3.${region}.amazonaws.com/${path}`;
-  const credentials = await s3().config.credentials();
-  return presignGetUrl({ objectUrl, region, credentials, expiresInSeconds });
+  return getSignedUrl(s3(), new GetObjectCommand({ Bucket: bucket(), Key: key }), {
+    expiresIn: expiresInSeconds,
+  });
 }
