@@ -22,5 +22,6 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   'device-intake': () => import('./device-intake/handler.ts'),
   billing: () => import('./billing/handler.ts'),
   settings: () => import('./settings/handler.ts'),
+  'custom-objects': () => import('./custom-objects/handler.ts'),
   tenant: () => import('./tenant/handler.ts'),
 };

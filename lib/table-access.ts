@@ -30,6 +30,7 @@ export const groupTableAccess = {
   cases: 'read-write',
   devices: 'read-write',
   settings: 'read-write',
+  'custom-objects': 'read-write',
   // The tenant record is the workspace item; uploads keep an intent item each (keys.ts uploadIntent).
   tenant: 'read-write',
   // Intake reads the device and its state, writes the state (PutItem) and history points

@@ -32,6 +32,8 @@ export type CollectionName =
   | 'CASE'
   | 'DEVICE'
   | 'DEVICE_STATE'
+  | 'CO_DEF'
+  | 'CO_SLUG'
   | 'UPLOAD';
 
 /** The partition of one device's telemetry points. */
@@ -105,6 +107,11 @@ export const keys = {
   vehiclePlate: (workspaceId: WorkspaceId, plateIdentity: string) => ({
     pk: collectionPk(workspaceId, 'VEHICLE_PLATE'),
     sk: plateIdentity,
+  }),
+  /** Guard item of a custom-object definition's slug (unique per workspace); holds the definition id. */
+  definitionSlug: (workspaceId: WorkspaceId, slug: string) => ({
+    pk: collectionPk(workspaceId, 'CO_SLUG'),
+    sk: slug,
   }),
   /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management). */
   settings: (workspaceId: WorkspaceId, name: string) => ({ pk: tenant(workspaceId), sk: `SETTINGS#${name}` }),

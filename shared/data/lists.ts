@@ -16,9 +16,11 @@
  * | TOUR      | date byDate → gsi1, created_at → gsi4, updated_at → gsi5; facets driver_id → gsi2, vehicle_id → gsi3 (by date) | status | driver_id=, vehicle_id= |  |
  * | DEVICE    | natural_id → gsi6, device_model byModel → gsi1, device_identity_id byIdentity → gsi3, created_at → gsi4, updated_at → gsi5, kind → the segments (each by natural_id); facet model (folded) → gsi2 (by creation) | kind | located, model= | tokens |
  * | CASE      | title → gsi1, status → the segments (each by gsi4), priority → gsi6 (rank, creation), scheduled_start → gsi3, created_at → gsi4, updated_at → gsi5; facet assignee_id → gsi2 (by creation) | status | assignee_id=, area_id= | |
+ * | CO_DEF    | slug bySlug → gsi1, title byTitle → gsi2, created_at → gsi4, updated_at → gsi5                          |         |                |        |
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import { type Case, casePriorities, caseStatuses } from '../domain/cases/case.schema.ts';
+import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
 import { deviceKinds, type StoredDevice } from '../domain/devices/device.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
@@ -295,6 +297,19 @@ export const deviceList: ListSpec<StoredDevice> = {
     has_location: record.has_location ? 1 : 0,
   }),
   basePartition: (scope) => collectionPk(workspaceOf(scope), 'DEVICE'),
+};
+
+/** Custom-object definitions: a workspace has tens to hundreds; every sort key an index anyway. */
+export const definitionList: ListSpec<CustomObjectDefinition> = {
+  name: 'CO_DEF',
+  listed: () => true,
+  orders: {
+    slug: { pattern: 'bySlug', index: 'gsi1', key: (record) => [record.slug] },
+    title: { pattern: 'byTitle', index: 'gsi2', key: text('title') },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  basePartition: (scope) => collectionPk(workspaceOf(scope), 'CO_DEF'),
 };
 
 export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;

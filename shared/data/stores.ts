@@ -4,6 +4,7 @@
  */
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Case } from '../domain/cases/case.schema.ts';
+import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
 import type { StoredDevice } from '../domain/devices/device.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
@@ -13,6 +14,7 @@ import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.
 import {
   areaList,
   caseList,
+  definitionList,
   deviceList,
   skillList,
   tagList,
@@ -39,3 +41,9 @@ export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList);
 export const caseStore = resourceStore<Case>('case', 'CASE', caseList);
 /** Device items hold no telemetry and no secret: both live in the device's state item (device-state.store.ts). */
 export const deviceStore = resourceStore<StoredDevice>('device', 'DEVICE', deviceList);
+/** Custom-object definitions; their slugs are guard items of their own (keys.ts `definitionSlug`). */
+export const definitionStore = resourceStore<CustomObjectDefinition>(
+  'custom_object_definition',
+  'CO_DEF',
+  definitionList,
+);

@@ -50,6 +50,7 @@ export const eventRegistry = {
   },
   ...generic('tour', 'A tour was'),
   ...generic('device', 'A device was'),
+  ...generic('custom_object_definition', 'A custom-object definition was'),
   'device.history_purge': {
     description:
       "Internal: the next step of deleting a deleted device's telemetry history (device-history.consumer.ts); " +

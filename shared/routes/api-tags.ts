@@ -12,6 +12,7 @@ export const apiTags = {
   'Current user': 'The caller of a request: its own record and its password.',
   Skills: 'Skill definitions of the workspace, offered by users.',
   Tenant: 'The workspace’s own record: name, language, region, time zone, logo and favicon.',
+  'Custom objects': 'Record types a workspace defines with JSON Schema; they also shape its GraphQL API.',
   Settings:
     'The workspace’s settings singletons: AI assistant, MCP server, geoservices and document management (last write wins).',
   Devices:

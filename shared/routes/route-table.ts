@@ -10,6 +10,7 @@ import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { billingRoutes } from './groups/billing.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
+import { customObjectRoutes } from './groups/custom-objects.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
@@ -34,6 +35,7 @@ export const routes = [
   ...caseRoutes,
   ...deviceRoutes,
   ...settingsRoutes,
+  ...customObjectRoutes,
   ...tenantRoutes,
   ...tenantUploadRoutes,
   ...webhookRoutes,

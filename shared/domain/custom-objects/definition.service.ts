@@ -1,0 +1,250 @@
+/**
+ * Custom-object definition rules: a slug unique per workspace (a guard item per slug, created,
+ * moved and deleted in the definition's transactions, so two containers cannot take one slug),
+ * renamable (the id stays: events and webhook subscriptions refer to the id); the JSON-Schema part
+ * checked by definition-rules.ts when saved, top-level keywords other than the supported ones
+ * refused; merge-patch edits where `properties` merges per property (null removes one).
+ * Events custom_object_definition.created / updated / deleted.
+ *
+ * Instances, relations and the permission matrix follow (issue 14); deleting a definition will
+ * then remove them too.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { DataError } from '../../data/data-error.ts';
+import { collectionPk, keys } from '../../data/keys.ts';
+import { definitionStore } from '../../data/stores.ts';
+import { getRecord, queryPartition, type TableWrite } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { defaultPageSize, pageOf } from '../../http/list.ts';
+import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { deleteExisting, updateVersioned } from '../versioned-write.ts';
+import type { CustomObjectDefinition } from './definition.schema.ts';
+import { schemaErrors, slugErrors } from './definition-rules.ts';
+
+/** The fields a definition body may carry besides lock_version. */
+const topLevel = ['slug', 'title', 'access_class', 'type', 'properties', 'required', 'description'];
+
+const resource = (id: string) => ({ type: 'custom_object_definition', id });
+
+export function toDefinition(stored: CustomObjectDefinition): CustomObjectDefinition {
+  return {
+    id: stored.id,
+    slug: stored.slug,
+    title: stored.title,
+    access_class: stored.access_class,
+    type: 'object',
+    properties: stored.properties,
+    ...(stored.required?.length ? { required: stored.required } : {}),
+    ...(stored.description !== undefined ? { description: stored.description } : {}),
+    created_at: stored.created_at,
+    updated_at: stored.updated_at,
+    lock_version: stored.lock_version,
+  };
+}
+
+/** The definition a slug names in the workspace (its guard, then the item). */
+export async function findDefinition(
+  workspaceId: string,
+  slug: string,
+): Promise<CustomObjectDefinition | undefined> {
+  const guard = await getRecord(keys.definitionSlug(workspaceId, slug));
+  if (!guard) return undefined;
+  const definition = await definitionStore.get(workspaceId, String(guard.definition_id));
+  return definition?.slug === slug ? definition : undefined;
+}
+
+async function slugsOf(workspaceId: string): Promise<string[]> {
+  return (await queryPartition(collectionPk(workspaceId, 'CO_SLUG'))).map((guard) => String(guard.slug));
+}
+
+function unknownKeywords(body: Record<string, unknown>): FieldError[] {
+  return Object.keys(body)
+    .filter((key) => key !== 'lock_version' && !topLevel.includes(key))
+    .map((key) => ({
+      type: 'field-invalid' as const,
+      pointer: `#/${key}`,
+      detail: `is not a supported keyword of a definition; supported: ${topLevel.join(', ')}`,
+    }));
+}
+
+async function validated(
+  workspaceId: string,
+  definition: CustomObjectDefinition,
+  raw: Record<string, unknown>,
+) {
+  const others = (await slugsOf(workspaceId)).filter((slug) => slug !== definition.slug);
+  const errors = [
+    ...unknownKeywords(raw),
+    ...slugErrors(definition.slug, others),
+    ...schemaErrors({
+      type: definition.type,
+      properties: definition.properties,
+      ...(definition.required ? { required: definition.required } : {}),
+    }),
+  ];
+  if (errors.length > 0) throw validationProblem(errors);
+}
+
+function claimSlug(workspaceId: string, definition: CustomObjectDefinition): TableWrite {
+  return {
+    kind: 'create',
+    key: keys.definitionSlug(workspaceId, definition.slug),
+    entity: 'custom_object_slug',
+    record: { slug: definition.slug, definition_id: definition.id },
+  };
+}
+
+function slugTaken(slug: string): ProblemError {
+  return new ProblemError('resource-conflict', {
+    detail: `Another definition of this workspace already has the slug ${slug}.`,
+    errors: [{ type: 'field-invalid', pointer: '#/slug', detail: 'is already used by another definition' }],
+  });
+}
+
+async function guarded(slug: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (error instanceof DataError && error.code === 'already-exists') throw slugTaken(slug);
+    throw error;
+  }
+}
+
+export async function listDefinitions(
+  ctx: AuthenticatedContext,
+  query: { page?: number; size?: number; sort?: Array<{ field: string; direction: 'asc' | 'desc' }> },
+) {
+  const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
+  const { items, total } = await definitionStore.page(ctx.workspaceId, {
+    order: query.sort?.length ? query.sort : [{ field: 'slug', direction: 'asc' }],
+    ...request,
+  });
+  return { items: items.map(toDefinition), page: pageOf(total, request) };
+}
+
+export async function getDefinition(
+  ctx: AuthenticatedContext,
+  slug: string,
+): Promise<CustomObjectDefinition> {
+  const definition = await findDefinition(ctx.workspaceId, slug);
+  if (!definition) throw notFound();
+  return toDefinition(definition);
+}
+
+export async function createDefinition(
+  ctx: AuthenticatedContext,
+  body: Record<string, unknown>,
+): Promise<CustomObjectDefinition> {
+  const now = new Date().toISOString();
+  const definition: CustomObjectDefinition = {
+    id: uuidv7(),
+    slug: String(body.slug),
+    title: String(body.title),
+    access_class: (body.access_class as CustomObjectDefinition['access_class']) ?? 'STANDARD',
+    type: 'object',
+    properties: (body.properties as Record<string, unknown>) ?? {},
+    ...(Array.isArray(body.required) && body.required.length ? { required: body.required as string[] } : {}),
+    ...(typeof body.description === 'string' ? { description: body.description } : {}),
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+  };
+  await validated(ctx.workspaceId, definition, body);
+  if (await getRecord(keys.definitionSlug(ctx.workspaceId, definition.slug)))
+    throw slugTaken(definition.slug);
+  const published = toDefinition(definition);
+  await guarded(definition.slug, () =>
+    definitionStore.create(
+      ctx.workspaceId,
+      definition,
+      domainEvent(ctx, 'custom_object_definition.created', resource(definition.id), published),
+      [claimSlug(ctx.workspaceId, definition)],
+    ),
+  );
+  return published;
+}
+
+/** RFC 7386 on `properties`: a property set to null is removed, any other value replaces it. */
+function mergedProperties(current: Record<string, unknown>, patch: Record<string, unknown> | undefined) {
+  if (!patch) return current;
+  const next = { ...current };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete next[name];
+    else next[name] = value;
+  }
+  return next;
+}
+
+export async function updateDefinition(
+  ctx: AuthenticatedContext,
+  slug: string,
+  body: Record<string, unknown>,
+): Promise<CustomObjectDefinition> {
+  const found = await findDefinition(ctx.workspaceId, slug);
+  if (!found) throw notFound();
+  const { after } = await updateVersioned<CustomObjectDefinition>({
+    key: `definition:${ctx.workspaceId}:${found.id}`,
+    load: () => definitionStore.get(ctx.workspaceId, found.id),
+    expectedVersion: body.lock_version as number | null | undefined,
+    apply: (stored) => {
+      const next: CustomObjectDefinition = {
+        ...stored,
+        ...(typeof body.slug === 'string' ? { slug: body.slug } : {}),
+        ...(typeof body.title === 'string' ? { title: body.title } : {}),
+        ...(typeof body.access_class === 'string'
+          ? { access_class: body.access_class as CustomObjectDefinition['access_class'] }
+          : {}),
+        properties: mergedProperties(
+          stored.properties,
+          body.properties as Record<string, unknown> | undefined,
+        ),
+      };
+      if (body.required === null) delete next.required;
+      else if (Array.isArray(body.required)) next.required = body.required as string[];
+      if (body.description === null) delete next.description;
+      else if (typeof body.description === 'string') next.description = body.description;
+      return next;
+    },
+    save: async (next, stored) => {
+      await validated(ctx.workspaceId, next, body);
+      const renamed = next.slug !== stored.slug;
+      await guarded(next.slug, () =>
+        definitionStore.replace(
+          ctx.workspaceId,
+          next,
+          stored,
+          domainEvent(
+            ctx,
+            'custom_object_definition.updated',
+            resource(next.id),
+            toDefinition(next),
+            previousAttributes(toDefinition(stored), toDefinition(next)),
+          ),
+          renamed
+            ? [
+                { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) },
+                claimSlug(ctx.workspaceId, next),
+              ]
+            : [],
+        ),
+      );
+    },
+  });
+  return toDefinition(after);
+}
+
+export async function deleteDefinition(ctx: AuthenticatedContext, slug: string): Promise<void> {
+  const found = await findDefinition(ctx.workspaceId, slug);
+  if (!found) throw notFound();
+  await deleteExisting<CustomObjectDefinition>({
+    load: () => definitionStore.get(ctx.workspaceId, found.id),
+    remove: (current) =>
+      definitionStore.remove(
+        ctx.workspaceId,
+        current,
+        domainEvent(ctx, 'custom_object_definition.deleted', resource(current.id), toDefinition(current)),
+        [{ kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) }],
+      ),
+  });
+}
