@@ -73,12 +73,9 @@ export const UpdateCustomObjectDefinitionSchema = z
     }),
     title: text({ max: 255 }).optional(),
     access_class: accessClass.optional(),
-    properties: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .meta({
-        description: 'Merged as JSON Merge Patch: a property set to null is removed, others replaced.',
-      }),
+    properties: z.record(z.string(), z.unknown()).optional().meta({
+      description: 'Merged as JSON Merge Patch: a property set to null is removed, others replaced.',
+    }),
     required: z
       .array(z.string())
       .nullable()
