@@ -174,20 +174,20 @@ export async function updateDevice(
       return mergePatch(stored, fields);
     },
     save: (next, stored) =>
-      deviceStore.replace(
-        ctx.workspaceId,
-        next,
-        stored,
-        domainEvent(
-          ctx,
-          'device.updated',
-          resourceOf(id),
-          toDevice(next),
-          previousAttributes(toDevice(stored), toDevice(next)),
-        ),
-      ),
+      deviceStore.replace(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
   });
   return toDevice(after);
+}
+
+/** device.updated with the previous values of the fields that changed. */
+function updatedEvent(ctx: AuthenticatedContext, next: StoredDevice, stored: StoredDevice) {
+  return domainEvent(
+    ctx,
+    'device.updated',
+    resourceOf(next.id),
+    toDevice(next),
+    previousAttributes(toDevice(stored), toDevice(next)),
+  );
 }
 
 /** activate / deactivate: the state asked for (already there: the device as it is, no event). */
@@ -209,13 +209,7 @@ export async function setProvisioningState(
         ctx.workspaceId,
         next,
         stored,
-        domainEvent(
-          ctx,
-          'device.updated',
-          resourceOf(id),
-          toDevice(next),
-          previousAttributes(toDevice(stored), toDevice(next)),
-        ),
+        updatedEvent(ctx, next, stored),
         // The state item's version moves too: intake's conditional write notices at once.
         [stateVersionBump(ctx.workspaceId, id, state)],
       ),
