@@ -1,9 +1,17 @@
 /** Custom objects: parse, call the domain, respond. */
 import * as definitions from '../../shared/domain/custom-objects/definition.service.ts';
 import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { customObjectInstanceRoutes } from '../../shared/routes/groups/custom-object-instances.routes.ts';
+import { customObjectRelationRoutes } from '../../shared/routes/groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from '../../shared/routes/groups/custom-objects.routes.ts';
+import { instanceHandlers } from './instances.ts';
+import { relationHandlers } from './relations.ts';
 
-export const handler = createGroupHandler(customObjectRoutes, {
+const routes = [...customObjectRoutes, ...customObjectInstanceRoutes, ...customObjectRelationRoutes];
+
+export const handler = createGroupHandler(routes, {
+  ...instanceHandlers,
+  ...relationHandlers,
   'custom_objects.definitions.list': async ({ ctx, query }) => ({
     body: await definitions.listDefinitions(ctx, query),
   }),

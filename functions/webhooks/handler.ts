@@ -21,7 +21,7 @@ export const handler = createGroupHandler(webhookRoutes, {
   'webhooks.rotate-secret': async ({ ctx, params }) => ({
     body: await endpoints.rotateSecret(ctx, params.endpoint_id),
   }),
-  'webhooks.event-types': async ({ ctx }) => ({ body: endpoints.listEventTypes(ctx) }),
+  'webhooks.event-types': async ({ ctx }) => ({ body: await endpoints.listEventTypes(ctx) }),
   'webhooks.send-test': async ({ ctx, body }) => ({ body: await deliveries.sendTest(ctx, body.endpoint_id) }),
   'webhooks.failures.list': async ({ ctx, query }) => ({ body: await deliveries.listFailures(ctx, query) }),
   'webhooks.failures.redeliver': async ({ ctx, params }) => ({

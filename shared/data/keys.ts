@@ -34,7 +34,22 @@ export type CollectionName =
   | 'DEVICE_STATE'
   | 'CO_DEF'
   | 'CO_SLUG'
+  | 'CO_REL'
+  | 'CO_PERM'
   | 'UPLOAD';
+
+/**
+ * The instances of one custom-object definition: a partition per definition (keyed by its id, so
+ * a rename moves nothing), whose sort key is the instance id (UUIDv7: creation order).
+ */
+export function instancePartition(workspaceId: WorkspaceId, definitionId: string): string {
+  return `${tenant(workspaceId)}#CO_INST#${definitionId}`;
+}
+
+/** The associations of one custom-object relation: sort key `<side a id>#<side b id>`. */
+export function associationPartition(workspaceId: WorkspaceId, relationId: string): string {
+  return `${tenant(workspaceId)}#CO_ASSOC#${relationId}`;
+}
 
 /** The partition of one device's telemetry points. */
 export function devicePointPartition(workspaceId: WorkspaceId, deviceId: string): string {
@@ -113,6 +128,29 @@ export const keys = {
     pk: collectionPk(workspaceId, 'CO_SLUG'),
     sk: slug,
   }),
+  instance: (workspaceId: WorkspaceId, definitionId: string, instanceId: string) => ({
+    pk: instancePartition(workspaceId, definitionId),
+    sk: instanceId,
+  }),
+  relation: (workspaceId: WorkspaceId, relationId: string) => ({
+    pk: collectionPk(workspaceId, 'CO_REL'),
+    sk: relationId,
+  }),
+  association: (workspaceId: WorkspaceId, relationId: string, sideA: string, sideB: string) => ({
+    pk: associationPartition(workspaceId, relationId),
+    sk: `${sideA}#${sideB}`,
+  }),
+  /** The permission matrix of a PROTECTED definition (apart from it: a PUT never bumps its lock_version). */
+  definitionPermissions: (workspaceId: WorkspaceId, definitionId: string) => ({
+    pk: collectionPk(workspaceId, 'CO_PERM'),
+    sk: definitionId,
+  }),
+  /**
+   * The revision of the workspace's custom-object model (definitions and relations): every write
+   * of either adds 1 in its transaction, so a GraphQL node knows from one GetItem whether its
+   * cached schema is current.
+   */
+  customObjectRevision: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'CO_REVISION' }),
   /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management). */
   settings: (workspaceId: WorkspaceId, name: string) => ({ pk: tenant(workspaceId), sk: `SETTINGS#${name}` }),
   /** The workspace's billing profile: a singleton, created by its first PATCH. */

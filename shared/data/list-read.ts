@@ -71,6 +71,15 @@ export interface ListRequest {
    * range of the index. The total is then a count of the range's entries.
    */
   range?: { from?: string; to?: string };
+  /**
+   * Raw bounds of the walked order's sort keys (instance filters: `_gt` excludes a value's own
+   * keys), used instead of `range`; like it, counted by walking unless `countedBy` counts it.
+   */
+  keyBounds?: { atLeast?: string; atMost?: string };
+  /** Matches to skip instead of `page × size` (GraphQL offsets and cursors). */
+  offset?: number;
+  /** No total wanted (a GraphQL query that selects no totalCount): the walk stops at the page. */
+  skipTotal?: boolean;
 }
 
 export interface ListPage {
@@ -193,7 +202,7 @@ export async function listPage<R extends { id: string }>(
   // Walked in another order than the one asked for: everything walked is ordered in memory.
   const inMemory = walked !== first.field;
   const descending = first.direction === 'desc';
-  const skip = request.page * request.size;
+  const skip = request.offset ?? request.page * request.size;
   // A facet's counter counts exactly what its partitions hold (per segment).
   const facetValues = request.facet
     ? typeof request.facet.value === 'string'
@@ -207,11 +216,15 @@ export async function listPage<R extends { id: string }>(
       : undefined);
   // A filter that a counter counts exactly (`countedBy`) leaves the total to the counters; a
   // key range has no counter.
-  const counting = (request.where !== undefined && countedBy === undefined) || request.range !== undefined;
+  const bounded = request.range !== undefined || request.keyBounds !== undefined;
+  const counting =
+    !request.skipTotal &&
+    ((request.where !== undefined && countedBy === undefined) ||
+      (bounded && request.countedBy === undefined));
   // Entries still needed: the page and what comes before it, plus one to see where a group ends.
   let needed = skip + request.size + 1;
   const pageSize = () => Math.min(maxPerQuery(), counting || inMemory ? maxPerQuery() : Math.max(needed, 10));
-  const bounds = {
+  const bounds = request.keyBounds ?? {
     ...(request.range?.from ? { atLeast: request.range.from } : {}),
     ...(request.range?.to ? { atMost: `${request.range.to}\u0001\u{10FFFF}` } : {}),
   };
@@ -304,9 +317,11 @@ export async function listPage<R extends { id: string }>(
   }
   if (group.length > 0) closeGroup();
 
-  const total = counting
-    ? matches
-    : await countOf(spec, countedBy === undefined ? request : { ...request, countedBy }, segments);
+  const total = request.skipTotal
+    ? -1
+    : counting
+      ? matches
+      : await countOf(spec, countedBy === undefined ? request : { ...request, countedBy }, segments);
   const keys = page.map((entry) =>
     request.itemKeyOf
       ? request.itemKeyOf(entry.record)

@@ -5,6 +5,7 @@
 import type { Area } from '../domain/areas/area.schema.ts';
 import type { Case } from '../domain/cases/case.schema.ts';
 import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
+import type { StoredRelation } from '../domain/custom-objects/relation.schema.ts';
 import type { StoredDevice } from '../domain/devices/device.schema.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
@@ -47,3 +48,9 @@ export const definitionStore = resourceStore<CustomObjectDefinition>(
   'CO_DEF',
   definitionList,
 );
+/**
+ * Custom-object relations: a workspace holds tens to hundreds (at most 500), read whole by the
+ * GraphQL schema and the relation list of a definition; associations live in their own partitions
+ * and on the instances (instance.store.ts `linkAttribute`).
+ */
+export const relationStore = resourceStore<StoredRelation>('custom_object_relation', 'CO_REL');

@@ -57,6 +57,30 @@ export type TableWrite =
       fields?: Record<string, string | number | boolean>;
       /** Further number attributes that move by the same amount (a count that is also an index key). */
       alsoAdd?: readonly string[];
+    }
+  /**
+   * Set `set` and remove `remove` on an existing item, keeping every other attribute (what other
+   * writers own: an instance's links); fails like `replace` unless it still has `expectedVersion`.
+   */
+  | {
+      kind: 'update';
+      key: Key;
+      set: StoredRecord;
+      remove?: readonly string[];
+      expectedVersion: number;
+    }
+  /**
+   * Add ids to, or remove ids from, a string-set attribute of an existing item (an instance's
+   * links of one relation side); fails with `not-found` when the item is gone. `atMostOne`: the
+   * set may hold no other id afterwards (a ONE side), else `version-conflict`.
+   */
+  | {
+      kind: 'link';
+      key: Key;
+      attribute: string;
+      add?: readonly string[];
+      remove?: readonly string[];
+      atMostOne?: boolean;
     };
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -238,16 +262,25 @@ const batchWritesInFlight = 4;
 export async function putRecords(
   items: ReadonlyArray<{ key: Key; entity: string; record: StoredRecord; expiresAt?: number }>,
 ): Promise<void> {
+  await batchWrite(
+    items.map(({ key, entity, record, expiresAt }) => ({
+      PutRequest: { Item: toItem(key, entity, record, expiresAt) },
+    })),
+    'batch write',
+  );
+}
+
+/**
+ * Write requests (PutRequest / DeleteRequest) in BatchWriteItem calls of 25, four in flight, the
+ * ones DynamoDB leaves unprocessed sent again after a pause: what putRecords and discardRecords share.
+ */
+async function batchWrite(requests: ReadonlyArray<Record<string, unknown>>, what: string): Promise<void> {
   const chunks: Array<Array<Record<string, unknown>>> = [];
-  for (let start = 0; start < items.length; start += batchWriteLimit) {
-    chunks.push(
-      items.slice(start, start + batchWriteLimit).map(({ key, entity, record, expiresAt }) => ({
-        PutRequest: { Item: toItem(key, entity, record, expiresAt) },
-      })),
-    );
+  for (let start = 0; start < requests.length; start += batchWriteLimit) {
+    chunks.push(requests.slice(start, start + batchWriteLimit));
   }
-  const writeChunk = async (requests: Array<Record<string, unknown>>) => {
-    let pending = requests;
+  const writeChunk = async (chunk: Array<Record<string, unknown>>) => {
+    let pending = chunk;
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
       const { UnprocessedItems } = await dynamo().send(
@@ -266,7 +299,7 @@ export async function putRecords(
       }),
     );
   } catch (error) {
-    translate(error, 'batch write');
+    translate(error, what);
   }
 }
 
@@ -565,6 +598,56 @@ function toTransactItem(write: TableWrite): TransactItem {
         },
       };
     }
+    case 'update': {
+      const set = Object.entries(write.set);
+      const remove = write.remove ?? [];
+      return {
+        Update: {
+          TableName,
+          Key: write.key,
+          UpdateExpression: [
+            `SET ${set.map((_, i) => `#s${i} = :s${i}`).join(', ')}`,
+            remove.length ? `REMOVE ${remove.map((_, i) => `#r${i}`).join(', ')}` : '',
+          ].join(' '),
+          ConditionExpression: 'lock_version = :expected',
+          ExpressionAttributeNames: {
+            ...Object.fromEntries(set.map(([name], i) => [`#s${i}`, name])),
+            ...Object.fromEntries(remove.map((name, i) => [`#r${i}`, name])),
+          },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(set.map(([, value], i) => [`:s${i}`, value])),
+            ':expected': write.expectedVersion,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      };
+    }
+    case 'link': {
+      const add = write.add ?? [];
+      const remove = write.remove ?? [];
+      const parts = [
+        add.length ? 'ADD #links :add' : '',
+        remove.length ? 'DELETE #links :remove' : '',
+      ].filter(Boolean);
+      // A ONE side may hold only the id being added (adding it again is no change).
+      const one = write.atMostOne && add.length === 1;
+      return {
+        Update: {
+          TableName,
+          Key: write.key,
+          UpdateExpression: parts.join(' '),
+          ConditionExpression: one
+            ? 'attribute_exists(pk) AND (attribute_not_exists(#links) OR #links = :add)'
+            : 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#links': write.attribute },
+          ExpressionAttributeValues: {
+            ...(add.length ? { ':add': new Set(add) } : {}),
+            ...(remove.length ? { ':remove': new Set(remove) } : {}),
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      };
+    }
     default: {
       const exhaustive: never = write;
       return exhaustive;
@@ -629,32 +712,10 @@ export async function writeItem(write: TableWrite): Promise<void> {
  * flight, unprocessed keys sent again after a pause. Missing items are no error.
  */
 export async function discardRecords(keysToDelete: readonly Key[]): Promise<void> {
-  const chunks: Key[][] = [];
-  for (let start = 0; start < keysToDelete.length; start += batchWriteLimit) {
-    chunks.push(keysToDelete.slice(start, start + batchWriteLimit));
-  }
-  const deleteChunk = async (chunk: Key[]) => {
-    let pending: Array<Record<string, unknown>> = chunk.map((key) => ({ DeleteRequest: { Key: key } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-      const { UnprocessedItems } = await dynamo().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: pending as never } }),
-      );
-      pending = (UnprocessedItems?.[tableName()] ?? []) as Array<Record<string, unknown>>;
-      if (attempt > 8 && pending.length > 0)
-        throw Object.assign(new Error('items left unprocessed'), { name: 'ThrottlingException' });
-    }
-  };
-  try {
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(batchWritesInFlight, chunks.length) }, async () => {
-        while (next < chunks.length) await deleteChunk(chunks[next++] ?? []);
-      }),
-    );
-  } catch (error) {
-    translate(error, 'batch delete');
-  }
+  await batchWrite(
+    keysToDelete.map((key) => ({ DeleteRequest: { Key: key } })),
+    'batch delete',
+  );
 }
 
 /** All writes commit together or not at all (one TransactWriteItems call). */

@@ -5,7 +5,8 @@
  *
  * - `records`: the audit log, a BatchWriteItem per 25 events; on a busy table these writes wait
  *   in line with every API write (seconds on DynamoDB Local under load). Also the deletion of a
- *   deleted device's telemetry history, in bounded steps.
+ *   deleted device's telemetry history and of a deleted custom-object definition's instances
+ *   and relations, in bounded steps.
  * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch) and
  *   the event stream's fan-out to every node (SNS publishes).
  *
@@ -17,6 +18,8 @@
  */
 
 import { recordAuditEntries } from '../domain/audit-logs/audit-log.service.ts';
+import { customObjectPurger } from '../domain/custom-objects/custom-object-purge.consumer.ts';
+import { relationAssociationPurger } from '../domain/custom-objects/relation.service.ts';
 import { deviceHistoryPurger } from '../domain/devices/device-history.consumer.ts';
 import { streamPublisher } from '../realtime/fanout.ts';
 import { webhookDispatcher } from '../webhooks/dispatch.ts';
@@ -28,7 +31,12 @@ export interface EventConsumer {
 }
 
 export const consumerGroups = {
-  records: [{ name: 'audit-log', handleBatch: recordAuditEntries }, deviceHistoryPurger],
+  records: [
+    { name: 'audit-log', handleBatch: recordAuditEntries },
+    deviceHistoryPurger,
+    customObjectPurger,
+    relationAssociationPurger,
+  ],
   live: [webhookDispatcher(), streamPublisher()],
 } as const satisfies Record<string, readonly EventConsumer[]>;
 

@@ -51,6 +51,29 @@ export const eventRegistry = {
   ...generic('tour', 'A tour was'),
   ...generic('device', 'A device was'),
   ...generic('custom_object_definition', 'A custom-object definition was'),
+  'custom_object_relation.created': { description: 'A custom-object relation was created.', webhook: true },
+  'custom_object_relation.deleted': {
+    description: 'A custom-object relation was deleted; its associations are gone with it.',
+    webhook: true,
+  },
+  'custom_object_relation.association_purge': {
+    description:
+      "Internal: the next step of removing a deleted relation's associations (relation.service.ts " +
+      '`relationAssociationPurger`); never delivered, never audited.',
+    webhook: false,
+    audit: false,
+  },
+  'custom_object_definition.permissions.updated': {
+    description: 'The permission matrix of a PROTECTED custom-object type was replaced.',
+    webhook: true,
+  },
+  'custom_object_definition.purge': {
+    description:
+      "Internal: the next step of removing a deleted definition's instances (custom-object-purge.consumer.ts); " +
+      'never delivered, never audited.',
+    webhook: false,
+    audit: false,
+  },
   'device.history_purge': {
     description:
       "Internal: the next step of deleting a deleted device's telemetry history (device-history.consumer.ts); " +
@@ -107,6 +130,34 @@ export function isRegisteredEvent(type: string): type is EventType {
   return Object.hasOwn(eventRegistry, type);
 }
 
+/** The verbs of a custom-object instance's events. */
+export const customObjectVerbs = ['created', 'updated', 'deleted'] as const;
+
+/**
+ * `custom_object.<definition_slug>.<verb>`: the events of instances, one set per definition of a
+ * workspace (the slug is the definition's at the time of the write; deliveries render the
+ * current one).
+ */
+export function isCustomObjectEvent(type: string): boolean {
+  const parts = type.split('.');
+  return (
+    parts.length === 3 &&
+    parts[0] === 'custom_object' &&
+    (customObjectVerbs as readonly string[]).includes(parts[2] ?? '')
+  );
+}
+
+/** The catalog entries of one definition's instance events. */
+export function customObjectCatalog(slug: string): CatalogEntry[] {
+  return customObjectVerbs.map((verb) => ({
+    type: `custom_object.${slug}.${verb}`,
+    resource_path: `custom_object.${slug}`,
+    verb,
+    definition_slug: slug,
+    description: `A ${slug} record was ${verb}${verb === 'deleted' ? '; the record is gone' : ''}.`,
+  }));
+}
+
 export interface CatalogEntry {
   type: string;
   resource_path: string;
@@ -143,5 +194,6 @@ export function isAuditedEvent(type: string): boolean {
 }
 
 export function isWebhookEvent(type: string): boolean {
+  if (isCustomObjectEvent(type)) return true;
   return isRegisteredEvent(type) && (eventRegistry[type] as EventRegistration).webhook;
 }

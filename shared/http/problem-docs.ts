@@ -9,6 +9,22 @@ const descriptions: Record<ProblemType | FieldErrorType, string> = {
     'The body is not valid JSON (syntax error or truncated). Fix the payload; retrying it unchanged fails again.',
   'bad-request':
     'The request is not well-formed HTTP (for example a broken request line or header). Fix the client; retrying it unchanged fails again.',
+  'location-relation-invalid':
+    'A relation of a batch is malformed: not an object, a field of the wrong type (title, required, is_hidden, translations, read_only) or a field that is not part of a relation. errors[].pointer names each (`#/relations/0/a/title`). Fix the body; retrying it unchanged fails again.',
+  'location-relation-side-missing':
+    'A relation of a batch lacks side a or side b, or a side is not an object. errors[].pointer names it (`#/relations/0/b`).',
+  'location-relation-definition-unknown':
+    'A side of a relation names no definition of your workspace in definition_slug (or none at all). errors[].pointer names it (`#/relations/0/a/definition_slug`); create the definition first or fix the slug.',
+  'location-relation-cardinality-invalid':
+    'A side of a relation has a cardinality other than ONE or MANY. errors[].pointer names it (`#/relations/0/a/cardinality`).',
+  'location-relation-slug-invalid':
+    "A side's slug is malformed (a lower-case letter, then a-z, 0-9 and _, at most 63) or is already a name on the other side's type: a property, a system field (id, created_at, updated_at, lock_version) or the slug of another relation of that type (also one of the same batch, and the other side of a self-relation). errors[].pointer names it (`#/relations/0/b/slug`).",
+  'required-relation':
+    'A relation side of this definition is required, so a new instance must link to the other side: send its ids in `relations` under the relation slug that errors[].pointer names (`#/relations/customer`).',
+  'cardinality-violation-source':
+    'A record of side a, whose cardinality is ONE, would link to more than one record of side b: it already links to another one, or several were sent. Remove its current association first.',
+  'cardinality-violation-target':
+    'A record of side b, whose cardinality is ONE, would link to more than one record of side a: it already links to another one, or several were sent. Remove its current association first.',
   'request-timeout':
     'The request headers or body did not arrive in time; the connection is closed. Retry with a complete request.',
   'uri-too-long':

@@ -13,6 +13,8 @@ export const apiTags = {
   Skills: 'Skill definitions of the workspace, offered by users.',
   Tenant: 'The workspace’s own record: name, language, region, time zone, logo and favicon.',
   'Custom objects': 'Record types a workspace defines with JSON Schema; they also shape its GraphQL API.',
+  GraphQL:
+    'The read-only GraphQL API of the workspace, generated from its custom-object definitions and relations.',
   Settings:
     'The workspace’s settings singletons: AI assistant, MCP server, geoservices and document management (last write wins).',
   Devices:

@@ -10,6 +10,8 @@ import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { billingRoutes } from './groups/billing.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
+import { customObjectInstanceRoutes } from './groups/custom-object-instances.routes.ts';
+import { customObjectRelationRoutes } from './groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from './groups/custom-objects.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
@@ -36,6 +38,8 @@ export const routes = [
   ...deviceRoutes,
   ...settingsRoutes,
   ...customObjectRoutes,
+  ...customObjectInstanceRoutes,
+  ...customObjectRelationRoutes,
   ...tenantRoutes,
   ...tenantUploadRoutes,
   ...webhookRoutes,

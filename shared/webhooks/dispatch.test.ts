@@ -21,7 +21,9 @@ const event = (type: string, workspace = 'ws-1', id = `evt-${Math.random()}`): D
 const endpoint = (id: string, subscriptions: string[], enabled = true) =>
   ({ id, subscriptions, enabled }) as StoredWebhookEndpoint;
 
-function setup(endpoints: Record<string, StoredWebhookEndpoint[]>) {
+const noDefinitions = { slugById: new Map<string, string>(), idBySlug: new Map<string, string>() };
+
+function setup(endpoints: Record<string, StoredWebhookEndpoint[]>, names = noDefinitions) {
   const sent: DeliveryMessage[] = [];
   const reads: string[] = [];
   const dispatcher = webhookDispatcher({
@@ -32,11 +34,43 @@ function setup(endpoints: Record<string, StoredWebhookEndpoint[]>) {
     enqueue: async (messages) => {
       sent.push(...messages);
     },
+    definitionNames: async () => names,
   });
   return { dispatcher, sent, reads, endpoints };
 }
 
 describe('Webhook dispatcher', () => {
+  it('matches a subscription stored against a definition id after a rename, delivering the current slug', async () => {
+    const scoped = {
+      ...endpoint('a', ['custom_object.invoice.*']),
+      subscription_scopes: ['def-1'],
+    } as StoredWebhookEndpoint;
+    // def-1 was renamed invoice → bill; def-2 is a new definition that took the slug invoice.
+    const names = {
+      slugById: new Map([
+        ['def-1', 'bill'],
+        ['def-2', 'invoice'],
+      ]),
+      idBySlug: new Map([
+        ['bill', 'def-1'],
+        ['invoice', 'def-2'],
+      ]),
+    };
+    const { dispatcher, sent } = setup({ 'ws-1': [scoped] }, names);
+    const ofRenamed = event('custom_object.invoice.created');
+    ofRenamed.data.object = { definition_id: 'def-1', definition_slug: 'invoice' };
+    const ofNew = event('custom_object.invoice.created');
+    ofNew.data.object = { definition_id: 'def-2', definition_slug: 'invoice' };
+
+    await dispatcher.handleBatch([ofRenamed, ofNew]);
+
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0]?.body ?? '')).toMatchObject({
+      type: 'custom_object.bill.created',
+      data: { object: { definition_id: 'def-1', definition_slug: 'bill' } },
+    });
+  });
+
   it('sends one message per matching enabled endpoint, with a stable delivery id and the envelope body', async () => {
     const { dispatcher, sent } = setup({
       'ws-1': [
@@ -64,6 +98,7 @@ describe('Webhook dispatcher', () => {
       enqueue: async (messages) => {
         sent.push(...messages);
       },
+      definitionNames: async () => noDefinitions,
     });
 
     await dispatcher.handleBatch([

@@ -89,6 +89,19 @@ describe('Custom-object definitions', () => {
     if (suggestion) expect(response.text).toContain(suggestion);
   });
 
+  it('refuses a slug whose GraphQL types meet the enum or nested types of another definition (422 at #/slug)', async () => {
+    const slug = uniqueSlug('order');
+    await create({ ...invoiceBody(slug), required: [] });
+    // `<slug>_status` is the enum type of the first definition's status property.
+    const clash = await call('POST', '/api/v2/custom-objects/definitions', {
+      token: admin,
+      body: { ...invoiceBody(`${slug}_status`), required: [] },
+    });
+    expect(clash.status, clash.text).toBe(422);
+    expect(pointers(clash)).toEqual(['#/slug']);
+    expect(clash.text).toContain(`${slug}_status`);
+  });
+
   it('keeps slugs unique per workspace (409 at #/slug), but another workspace may use the same slug', async () => {
     const slug = uniqueSlug('asset');
     await create(invoiceBody(slug));

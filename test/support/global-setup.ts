@@ -58,6 +58,7 @@ export default async function setup(project: TestProject) {
     FSM_WEBHOOK_DNS_SERVERS: dns.address,
     // A deleted device's history goes 7 points per step: the tests see a purge of several steps.
     FSM_DEVICE_PURGE_STEP: '7',
+    FSM_CUSTOM_OBJECT_PURGE_STEP: '2',
     // Upload forms (tenant logo and favicon) expire after 8 s: the tests can post to an expired one.
     FSM_UPLOAD_FORM_SECONDS: '8',
   });

@@ -23,6 +23,11 @@ const propertySchema = z.record(z.string(), z.unknown()).meta({
     'properties and required (objects, up to 5 levels), title, description.',
 });
 
+const indexedDescription =
+  'Up to 3 top-level properties of type string, number, integer or boolean that the data layer indexes: ' +
+  'sorting on them and filtering them with _eq, _in, _gt, _gte, _lt, _lte costs the page, not the collection. ' +
+  'They may change only while the definition has no instances.';
+
 export const CustomObjectDefinitionSchema = z
   .object({
     id: z
@@ -36,6 +41,9 @@ export const CustomObjectDefinitionSchema = z
     type: z.literal('object'),
     properties: propertySchema,
     required: z.array(z.string()).optional().meta({ description: 'Properties a write must carry.' }),
+    indexed_properties: z.array(z.string()).optional().meta({
+      description: indexedDescription,
+    }),
     description: z.string().optional(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
@@ -57,6 +65,7 @@ export const CreateCustomObjectDefinitionSchema = z
     type: z.literal('object').optional().meta({ description: 'Always object (the default).' }),
     properties: propertySchema.optional().meta({ description: 'Default: none.' }),
     required: z.array(z.string()).optional(),
+    indexed_properties: z.array(z.string()).optional().meta({ description: indexedDescription }),
     description: text({ max: 2048 }).optional(),
   })
   // Other keys are read so they can be refused by name (definition.service.ts), not dropped.
@@ -81,6 +90,11 @@ export const UpdateCustomObjectDefinitionSchema = z
       .nullable()
       .optional()
       .meta({ description: 'Replaces the list; null clears it.' }),
+    indexed_properties: z
+      .array(z.string())
+      .nullable()
+      .optional()
+      .meta({ description: `${indexedDescription} null clears the list.` }),
     description: text({ max: 2048 }).nullable().optional(),
     lock_version: lockVersion(),
   })

@@ -11,9 +11,11 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import { DataError } from '../../data/data-error.ts';
-import { collectionPk, keys } from '../../data/keys.ts';
+import { instanceListName, maxIndexedProperties } from '../../data/instance-list.ts';
+import { keys, listKeys } from '../../data/keys.ts';
+import { workspaceScope } from '../../data/lists.ts';
 import { definitionStore } from '../../data/stores.ts';
-import { getRecord, queryPartition, type TableWrite } from '../../data/table.ts';
+import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
@@ -21,9 +23,20 @@ import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { schemaErrors, slugErrors } from './definition-rules.ts';
+import { graphqlName, sharedTypeName } from './graphql-names.ts';
+import { relationSlugsOf } from './relation.service.ts';
 
 /** The fields a definition body may carry besides lock_version. */
-const topLevel = ['slug', 'title', 'access_class', 'type', 'properties', 'required', 'description'];
+const topLevel = [
+  'slug',
+  'title',
+  'access_class',
+  'type',
+  'properties',
+  'required',
+  'indexed_properties',
+  'description',
+];
 
 const resource = (id: string) => ({ type: 'custom_object_definition', id });
 
@@ -36,6 +49,7 @@ export function toDefinition(stored: CustomObjectDefinition): CustomObjectDefini
     type: 'object',
     properties: stored.properties,
     ...(stored.required?.length ? { required: stored.required } : {}),
+    ...(stored.indexed_properties?.length ? { indexed_properties: stored.indexed_properties } : {}),
     ...(stored.description !== undefined ? { description: stored.description } : {}),
     created_at: stored.created_at,
     updated_at: stored.updated_at,
@@ -54,10 +68,6 @@ export async function findDefinition(
   return definition?.slug === slug ? definition : undefined;
 }
 
-async function slugsOf(workspaceId: string): Promise<string[]> {
-  return (await queryPartition(collectionPk(workspaceId, 'CO_SLUG'))).map((guard) => String(guard.slug));
-}
-
 function unknownKeywords(body: Record<string, unknown>): FieldError[] {
   return Object.keys(body)
     .filter((key) => key !== 'lock_version' && !topLevel.includes(key))
@@ -73,17 +83,104 @@ async function validated(
   definition: CustomObjectDefinition,
   raw: Record<string, unknown>,
 ) {
-  const others = (await slugsOf(workspaceId)).filter((slug) => slug !== definition.slug);
+  // A workspace holds hundreds of definitions at most: one Query reads them all. One that has
+  // this slug already is a 409 (the slug guard), not a name collision.
+  const others = (await definitionStore.list(workspaceId)).filter(
+    (other) => other.id !== definition.id && other.slug !== definition.slug,
+  );
+  // Relation fields reach this type under their slugs: a property may not take one.
+  const relationSlugs = new Set(await relationSlugsOf(workspaceId, definition.id));
+  const slugErrorsFound = slugErrors(
+    definition.slug,
+    others.map((other) => other.slug),
+  );
+  // Enum and nested-object types (`<slug>_<field>…`) may meet another definition's names too.
+  const shared = slugErrorsFound.length === 0 ? sharedTypeName(definition, others) : undefined;
   const errors = [
     ...unknownKeywords(raw),
-    ...slugErrors(definition.slug, others),
+    ...slugErrorsFound,
+    ...(shared
+      ? [
+          {
+            type: 'field-invalid' as const,
+            pointer: '#/slug',
+            detail: `would generate the GraphQL type ${shared.name}, which definition ${shared.other} generates too; choose another slug or property name`,
+          },
+        ]
+      : []),
     ...schemaErrors({
       type: definition.type,
       properties: definition.properties,
       ...(definition.required ? { required: definition.required } : {}),
     }),
+    ...indexedErrors(definition),
+    ...Object.keys(definition.properties)
+      .filter((name) => relationSlugs.has(name) || relationSlugs.has(graphqlName(name)))
+      .map((name) => ({
+        type: 'field-invalid' as const,
+        pointer: `#/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        detail: `is the name under which a relation reaches this type; rename the property, e.g. ${name}_value`,
+      })),
   ];
   if (errors.length > 0) throw validationProblem(errors);
+}
+
+/** Indexed properties: at most 3, distinct, each a top-level scalar property. */
+function indexedErrors(definition: CustomObjectDefinition): FieldError[] {
+  const indexed = definition.indexed_properties ?? [];
+  const errors: FieldError[] = [];
+  if (indexed.length > maxIndexedProperties) {
+    errors.push({
+      type: 'field-invalid',
+      pointer: '#/indexed_properties',
+      detail: `holds ${indexed.length} properties; at most ${maxIndexedProperties} are indexed`,
+    });
+  }
+  indexed.forEach((name, index) => {
+    const type = (definition.properties[name] as { type?: unknown } | undefined)?.type;
+    const pointer = `#/indexed_properties/${index}`;
+    if (indexed.indexOf(name) !== index) {
+      errors.push({ type: 'field-invalid', pointer, detail: `names ${name} twice` });
+    } else if (type === undefined) {
+      errors.push({ type: 'field-invalid', pointer, detail: `names no top-level property (${name})` });
+    } else if (!['string', 'number', 'integer', 'boolean'].includes(String(type))) {
+      errors.push({
+        type: 'field-invalid',
+        pointer,
+        detail: `${name} is of type ${String(type)}; only string, number, integer and boolean properties are indexed`,
+      });
+    }
+  });
+  return errors;
+}
+
+/** What the instances' index attributes depend on: the indexed properties and their types. */
+function indexLayout(definition: CustomObjectDefinition): string {
+  return JSON.stringify(
+    (definition.indexed_properties ?? []).map((name) => [
+      name,
+      (definition.properties[name] as { type?: unknown } | undefined)?.type,
+    ]),
+  );
+}
+
+/** The number of instances of a definition: its list's counter. */
+async function instanceCount(workspaceId: string, definition: CustomObjectDefinition): Promise<number> {
+  const counter = await getRecord(
+    listKeys.counter(workspaceScope(workspaceId), instanceListName(definition.id), 'all'),
+  );
+  return Number(counter?.count ?? 0);
+}
+
+/** Every change of a definition moves the workspace's model revision (GraphQL schema caches read it). */
+export function revisionWrite(workspaceId: string): TableWrite {
+  return {
+    kind: 'add',
+    key: keys.customObjectRevision(workspaceId),
+    entity: 'custom_object_revision',
+    attribute: 'revision',
+    by: 1,
+  };
 }
 
 function claimSlug(workspaceId: string, definition: CustomObjectDefinition): TableWrite {
@@ -145,6 +242,9 @@ export async function createDefinition(
     type: 'object',
     properties: (body.properties as Record<string, unknown>) ?? {},
     ...(Array.isArray(body.required) && body.required.length ? { required: body.required as string[] } : {}),
+    ...(Array.isArray(body.indexed_properties) && body.indexed_properties.length
+      ? { indexed_properties: body.indexed_properties as string[] }
+      : {}),
     ...(typeof body.description === 'string' ? { description: body.description } : {}),
     created_at: now,
     updated_at: now,
@@ -159,7 +259,7 @@ export async function createDefinition(
       ctx.workspaceId,
       definition,
       domainEvent(ctx, 'custom_object_definition.created', resource(definition.id), published),
-      [claimSlug(ctx.workspaceId, definition)],
+      [claimSlug(ctx.workspaceId, definition), revisionWrite(ctx.workspaceId)],
     ),
   );
   return published;
@@ -202,12 +302,26 @@ export async function updateDefinition(
       };
       if (body.required === null) delete next.required;
       else if (Array.isArray(body.required)) next.required = body.required as string[];
+      if (body.indexed_properties === null) delete next.indexed_properties;
+      else if (Array.isArray(body.indexed_properties))
+        next.indexed_properties = body.indexed_properties as string[];
       if (body.description === null) delete next.description;
       else if (typeof body.description === 'string') next.description = body.description;
       return next;
     },
     save: async (next, stored) => {
       await validated(ctx.workspaceId, next, body);
+      if (indexLayout(next) !== indexLayout(stored) && (await instanceCount(ctx.workspaceId, stored)) > 0) {
+        throw validationProblem([
+          {
+            type: 'field-invalid',
+            pointer: body.indexed_properties !== undefined ? '#/indexed_properties' : '#/properties',
+            detail:
+              'the indexed properties (or their types) can change only while the definition has no instances; ' +
+              'create a new definition with the new indexes and move the instances',
+          },
+        ]);
+      }
       const renamed = next.slug !== stored.slug;
       await guarded(next.slug, () =>
         definitionStore.replace(
@@ -221,12 +335,15 @@ export async function updateDefinition(
             toDefinition(next),
             previousAttributes(toDefinition(stored), toDefinition(next)),
           ),
-          renamed
-            ? [
-                { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) },
-                claimSlug(ctx.workspaceId, next),
-              ]
-            : [],
+          [
+            revisionWrite(ctx.workspaceId),
+            ...(renamed
+              ? [
+                  { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) } as const,
+                  claimSlug(ctx.workspaceId, next),
+                ]
+              : []),
+          ],
         ),
       );
     },
@@ -244,7 +361,10 @@ export async function deleteDefinition(ctx: AuthenticatedContext, slug: string):
         ctx.workspaceId,
         current,
         domainEvent(ctx, 'custom_object_definition.deleted', resource(current.id), toDefinition(current)),
-        [{ kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) }],
+        [
+          { kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) },
+          revisionWrite(ctx.workspaceId),
+        ],
       ),
   });
 }

@@ -28,6 +28,15 @@ export const builtInTypeNames = [
   'DateTime',
   'PageInfo',
   'OrderDirection',
+  // The comparison inputs of GraphQL filters (shared/graphql/schema-model.ts `comparisonTypes`).
+  'String_comparison_exp',
+  'ID_comparison_exp',
+  'Date_comparison_exp',
+  'Time_comparison_exp',
+  'DateTime_comparison_exp',
+  'Float_comparison_exp',
+  'Boolean_comparison_exp',
+  'Enum_comparison_exp',
 ] as const;
 
 /** Suffixes of the types generated for a definition `<slug>`. */
@@ -61,6 +70,46 @@ export function slugCollision(slug: string, otherSlugs: readonly string[]): stri
     if (other === slug) continue;
     const clash = typeNamesOf(other).find((generated) => own.has(generated));
     if (clash) return `would generate the GraphQL type ${clash}, which definition ${other} generates too`;
+  }
+  return undefined;
+}
+
+/**
+ * Every GraphQL type name a definition generates: its object, connection, edge, filter and order
+ * types, an enum `<slug>_<field>` per enum property and the filter and order inputs
+ * `<slug>_<field>Filter` / `<slug>_<field>OrderBy` per object property (nested ones joined by
+ * `_`). A definition whose names meet another's would break the workspace schema.
+ */
+export function generatedTypeNames(definition: {
+  slug: string;
+  properties: Record<string, unknown>;
+}): string[] {
+  const names = typeNamesOf(definition.slug);
+  const walk = (prefix: string, properties: Record<string, unknown>) => {
+    for (const [name, schema] of Object.entries(properties)) {
+      const property = (schema ?? {}) as Record<string, unknown>;
+      const base = `${prefix}_${graphqlName(name)}`;
+      if (property.type === 'string' && Array.isArray(property.enum) && property.enum.length > 0)
+        names.push(base);
+      if (property.type === 'object' && property.properties && typeof property.properties === 'object') {
+        names.push(`${base}Filter`, `${base}OrderBy`);
+        walk(base, property.properties as Record<string, unknown>);
+      }
+    }
+  };
+  walk(graphqlName(definition.slug), definition.properties);
+  return names;
+}
+
+/** The first generated name two definitions share, or undefined. */
+export function sharedTypeName(
+  definition: { slug: string; properties: Record<string, unknown> },
+  others: ReadonlyArray<{ slug: string; properties: Record<string, unknown> }>,
+): { name: string; other: string } | undefined {
+  const own = new Set(generatedTypeNames(definition));
+  for (const other of others) {
+    const clash = generatedTypeNames(other).find((name) => own.has(name));
+    if (clash) return { name: clash, other: other.slug };
   }
   return undefined;
 }

@@ -83,6 +83,12 @@ export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
 
 /** As stored: the secret and the last test's outcome stay with the endpoint, never in its representation. */
 export interface StoredWebhookEndpoint extends WebhookEndpoint {
+  /**
+   * Per subscription, the id of the custom-object definition it names (null: none), so it keeps
+   * matching across renames (shared/webhooks/definition-scopes.ts). Absent on endpoints saved
+   * before custom objects existed: none of their subscriptions named a definition.
+   */
+  subscription_scopes?: Array<string | null>;
   secret: string;
   last_test_tried_at?: string;
   test_was_successful?: boolean;

@@ -10,10 +10,16 @@ import type { z } from 'zod';
 import { config } from '../../config.ts';
 import { webhookEndpointStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { webhookCatalog } from '../../events/event-registry.ts';
+import { type CatalogEntry, customObjectCatalog, webhookCatalog } from '../../events/event-registry.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import {
+  type DefinitionNames,
+  definitionNames,
+  renderSubscriptions,
+  scopesOf,
+} from '../../webhooks/definition-scopes.ts';
 import { destinationProblemOnSave } from '../../webhooks/destination.ts';
 import { newSecret } from '../../webhooks/signature.ts';
 import { matchesSomeEvent, patternSyntaxProblem } from '../../webhooks/subscription-pattern.ts';
@@ -29,19 +35,31 @@ import {
 
 const resource = (id: string) => ({ type: 'webhook_endpoint', id });
 
-/** The event names of the workspace's catalog (generic events today; plugins and custom objects later). */
-function catalogTypes(_workspaceId: string): string[] {
-  return webhookCatalog().map((entry) => entry.type);
+/** The workspace's event catalog: the generic events, then three per custom-object definition. */
+interface Catalog {
+  entries: CatalogEntry[];
+  types: string[];
+  names: DefinitionNames;
 }
 
-export function listEventTypes(ctx: AuthenticatedContext) {
-  void ctx;
-  return { items: webhookCatalog() };
+async function catalogOf(workspaceId: string): Promise<Catalog> {
+  const names = await definitionNames(workspaceId);
+  const entries = [...webhookCatalog(), ...[...names.slugById.values()].flatMap(customObjectCatalog)].sort(
+    (a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0),
+  );
+  return { entries, types: entries.map((entry) => entry.type), names };
 }
 
-/** The representation: never the secret, never the last test's internals. */
-export function toEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
-  const catalog = catalogTypes('');
+export async function listEventTypes(ctx: AuthenticatedContext) {
+  return { items: (await catalogOf(ctx.workspaceId)).entries };
+}
+
+/**
+ * The representation: never the secret, never the last test's internals. Subscriptions stored
+ * against a definition render its current slug; one whose definition is gone is invalid.
+ */
+export function toEndpoint(stored: StoredWebhookEndpoint, catalog: Catalog): WebhookEndpoint {
+  const rendered = renderSubscriptions(stored.subscriptions, stored.subscription_scopes, catalog.names);
   return {
     id: stored.id,
     display_name: stored.display_name,
@@ -49,8 +67,12 @@ export function toEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
     signature_scheme: stored.signature_scheme,
     enabled: stored.enabled,
     retry: stored.retry,
-    subscriptions: stored.subscriptions,
-    invalid_subscriptions: stored.subscriptions.filter((pattern) => !matchesSomeEvent(pattern, catalog)),
+    subscriptions: rendered.map((subscription) => subscription.pattern),
+    invalid_subscriptions: rendered
+      .filter(
+        (subscription) => subscription.orphaned || !matchesSomeEvent(subscription.pattern, catalog.types),
+      )
+      .map((subscription) => subscription.pattern),
     created_at: stored.created_at,
     updated_at: stored.updated_at,
     lock_version: stored.lock_version,
@@ -58,17 +80,16 @@ export function toEndpoint(stored: StoredWebhookEndpoint): WebhookEndpoint {
 }
 
 /** What a domain event carries: the representation (secrets stay out of the audit log). */
-const eventObject = (stored: StoredWebhookEndpoint) =>
-  toEndpoint(stored) as unknown as Record<string, unknown>;
+const eventObject = (stored: StoredWebhookEndpoint, catalog: Catalog) =>
+  toEndpoint(stored, catalog) as unknown as Record<string, unknown>;
 
-function subscriptionErrors(workspaceId: string, subscriptions: readonly string[]): FieldError[] {
-  const catalog = catalogTypes(workspaceId);
+function subscriptionErrors(catalog: Catalog, subscriptions: readonly string[]): FieldError[] {
   const errors: FieldError[] = [];
   subscriptions.forEach((pattern, index) => {
     const syntax = patternSyntaxProblem(pattern);
     if (syntax) {
       errors.push({ type: 'field-invalid', pointer: `#/subscriptions/${index}`, detail: syntax.reason });
-    } else if (!matchesSomeEvent(pattern, catalog)) {
+    } else if (!matchesSomeEvent(pattern, catalog.types)) {
       errors.push({
         type: 'field-invalid',
         pointer: `#/subscriptions/${index}`,
@@ -86,13 +107,13 @@ async function destinationErrors(url: string): Promise<FieldError[]> {
 }
 
 async function checkOrThrow(
-  workspaceId: string,
+  catalog: Catalog,
   url: string | undefined,
   subscriptions: readonly string[] | undefined,
 ) {
   const errors = [
     ...(url !== undefined ? await destinationErrors(url) : []),
-    ...(subscriptions ? subscriptionErrors(workspaceId, subscriptions) : []),
+    ...(subscriptions ? subscriptionErrors(catalog, subscriptions) : []),
   ];
   if (errors.length > 0) throw validationProblem(errors);
 }
@@ -102,16 +123,27 @@ export async function listEndpoints(
   query: z.output<typeof WebhookEndpointListQuery>,
 ) {
   const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
+  const catalog = await catalogOf(ctx.workspaceId);
   if (query.definition_id !== undefined) {
-    // Subscriptions scoped to a custom-object definition arrive with custom objects; until then
-    // no endpoint holds one, and the answer is an empty page without reading the collection.
-    return { items: [], page: pageOf(0, query) };
+    // Endpoints scoped to a definition: a workspace holds at most maxEndpointsPerWorkspace, so
+    // the filter reads them all (one Query) and pages in memory.
+    const definitionId = query.definition_id;
+    const scoped = (await webhookEndpointStore.list(ctx.workspaceId))
+      .filter((endpoint) => endpoint.subscription_scopes?.includes(definitionId))
+      .sort((a, b) =>
+        a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
+      );
+    const start = request.page * request.size;
+    return {
+      items: scoped.slice(start, start + request.size).map((endpoint) => toEndpoint(endpoint, catalog)),
+      page: pageOf(scoped.length, query),
+    };
   }
   const { items, total } = await webhookEndpointStore.page(ctx.workspaceId, {
     order: [{ field: 'created_at', direction: 'asc' }],
     ...request,
   });
-  return { items: items.map(toEndpoint), page: pageOf(total, query) };
+  return { items: items.map((item) => toEndpoint(item, catalog)), page: pageOf(total, query) };
 }
 
 async function findOrThrow(ctx: AuthenticatedContext, id: string): Promise<StoredWebhookEndpoint> {
@@ -121,14 +153,16 @@ async function findOrThrow(ctx: AuthenticatedContext, id: string): Promise<Store
 }
 
 export async function getEndpoint(ctx: AuthenticatedContext, id: string): Promise<WebhookEndpoint> {
-  return toEndpoint(await findOrThrow(ctx, id));
+  const [endpoint, catalog] = await Promise.all([findOrThrow(ctx, id), catalogOf(ctx.workspaceId)]);
+  return toEndpoint(endpoint, catalog);
 }
 
 export async function createEndpoint(
   ctx: AuthenticatedContext,
   input: z.output<typeof CreateWebhookEndpointSchema>,
 ): Promise<WebhookEndpoint & { secret: string }> {
-  await checkOrThrow(ctx.workspaceId, input.endpoint_url, input.subscriptions);
+  const catalog = await catalogOf(ctx.workspaceId);
+  await checkOrThrow(catalog, input.endpoint_url, input.subscriptions);
   const { total } = await webhookEndpointStore.page(ctx.workspaceId, {
     order: [{ field: 'id', direction: 'asc' }],
     page: 0,
@@ -148,6 +182,7 @@ export async function createEndpoint(
     enabled: input.enabled ?? true,
     retry: input.retry ?? true,
     subscriptions: input.subscriptions ?? [],
+    subscription_scopes: scopesOf(input.subscriptions ?? [], catalog.names),
     invalid_subscriptions: [],
     created_at: now,
     updated_at: now,
@@ -157,9 +192,9 @@ export async function createEndpoint(
   await webhookEndpointStore.create(
     ctx.workspaceId,
     endpoint,
-    domainEvent(ctx, 'webhook_endpoint.created', resource(endpoint.id), eventObject(endpoint)),
+    domainEvent(ctx, 'webhook_endpoint.created', resource(endpoint.id), eventObject(endpoint, catalog)),
   );
-  return { ...toEndpoint(endpoint), secret: endpoint.secret };
+  return { ...toEndpoint(endpoint, catalog), secret: endpoint.secret };
 }
 
 /** A write of the stored endpoint that keeps the lock_version rules (versioned-write.ts). */
@@ -168,8 +203,10 @@ export async function writeEndpoint(
   id: string,
   expectedVersion: number | undefined,
   apply: (current: StoredWebhookEndpoint) => StoredWebhookEndpoint,
+  known?: Catalog,
 ) {
-  return updateVersioned<StoredWebhookEndpoint>({
+  const catalog = known ?? (await catalogOf(ctx.workspaceId));
+  const written = await updateVersioned<StoredWebhookEndpoint>({
     key: `webhook_endpoint:${ctx.workspaceId}:${id}`,
     load: () => webhookEndpointStore.get(ctx.workspaceId, id),
     expectedVersion,
@@ -183,11 +220,12 @@ export async function writeEndpoint(
           ctx,
           'webhook_endpoint.updated',
           resource(id),
-          eventObject(next),
-          previousAttributes(eventObject(current), eventObject(next)),
+          eventObject(next, catalog),
+          previousAttributes(eventObject(current, catalog), eventObject(next, catalog)),
         ),
       ),
   });
+  return { ...written, catalog };
 }
 
 export async function updateEndpoint(
@@ -195,15 +233,25 @@ export async function updateEndpoint(
   id: string,
   patch: z.output<typeof UpdateWebhookEndpointSchema>,
 ): Promise<WebhookEndpoint> {
-  await checkOrThrow(ctx.workspaceId, patch.endpoint_url, patch.subscriptions);
+  const catalog = await catalogOf(ctx.workspaceId);
+  await checkOrThrow(catalog, patch.endpoint_url, patch.subscriptions);
   const { after } = await writeEndpoint(
     ctx,
     id,
     patch.lock_version,
-    (current) =>
-      mergePatch(current as unknown as Record<string, unknown>, patch) as unknown as StoredWebhookEndpoint,
+    (current) => {
+      const next = mergePatch(
+        current as unknown as Record<string, unknown>,
+        patch,
+      ) as unknown as StoredWebhookEndpoint;
+      // New subscriptions are stored against the definitions they name now.
+      return patch.subscriptions
+        ? { ...next, subscription_scopes: scopesOf(patch.subscriptions, catalog.names) }
+        : next;
+    },
+    catalog,
   );
-  return toEndpoint(after);
+  return toEndpoint(after, catalog);
 }
 
 /** A new secret at once: the next attempt (read just before it is made) signs with it. */
@@ -212,18 +260,19 @@ export async function rotateSecret(
   id: string,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newSecret();
-  const { after } = await writeEndpoint(ctx, id, undefined, (current) => ({ ...current, secret }));
-  return { ...toEndpoint(after), secret };
+  const { after, catalog } = await writeEndpoint(ctx, id, undefined, (current) => ({ ...current, secret }));
+  return { ...toEndpoint(after, catalog), secret };
 }
 
 export async function deleteEndpoint(ctx: AuthenticatedContext, id: string): Promise<void> {
+  const catalog = await catalogOf(ctx.workspaceId);
   await deleteExisting<StoredWebhookEndpoint>({
     load: () => webhookEndpointStore.get(ctx.workspaceId, id),
     remove: (current) =>
       webhookEndpointStore.remove(
         ctx.workspaceId,
         current,
-        domainEvent(ctx, 'webhook_endpoint.deleted', resource(id), eventObject(current)),
+        domainEvent(ctx, 'webhook_endpoint.deleted', resource(id), eventObject(current, catalog)),
       ),
   });
 }

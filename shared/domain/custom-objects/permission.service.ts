@@ -1,0 +1,122 @@
+/**
+ * The permission matrix of a PROTECTED custom-object type (SPEC.md, "Custom-object permission
+ * entry"): read and replaced whole by holders of custom-objects:definitions:edit-permissions (or
+ * the workspace owner); a STANDARD type has none (422). instance-access.ts applies it. A
+ * replacement emits custom_object_definition.permissions.updated.
+ */
+
+import { roleNames } from '../../auth/grants.ts';
+import { keys } from '../../data/keys.ts';
+import { outboxWrite } from '../../data/outbox.ts';
+import { transactWrite } from '../../data/table.ts';
+import { domainEvent } from '../../events/domain-event.ts';
+import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { AuthenticatedContext } from '../../http/request-context.ts';
+import type { CustomObjectDefinition } from './definition.schema.ts';
+import { findDefinition } from './definition.service.ts';
+import { matrixOf, type PermissionEntry } from './instance-access.ts';
+
+async function protectedDefinition(ctx: AuthenticatedContext, slug: string): Promise<CustomObjectDefinition> {
+  const definition = await findDefinition(ctx.workspaceId, slug);
+  if (!definition) throw notFound(`No custom-object definition has the slug ${slug}.`);
+  const owner = ctx.principal.roles.includes('owner');
+  if (!owner && !ctx.principal.grants.has('custom-objects:definitions:edit-permissions')) {
+    throw new ProblemError('access-denied', {
+      detail: 'The permission matrix is managed by holders of custom-objects:definitions:edit-permissions.',
+      data: { reason: 'missing_grant', required_grants: ['custom-objects:definitions:edit-permissions'] },
+    });
+  }
+  if (definition.access_class !== 'PROTECTED') {
+    throw validationProblem(
+      [
+        {
+          type: 'field-invalid',
+          pointer: '#/definition_slug',
+          detail: `${slug} is a STANDARD type: its instances follow the role grants; set access_class PROTECTED to give it a matrix`,
+        },
+      ],
+      'Only PROTECTED types have a permission matrix.',
+    );
+  }
+  return definition;
+}
+
+function entryErrors(entries: readonly PermissionEntry[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  entries.forEach((entry, index) => {
+    const at = `#/entries/${index}`;
+    if (entry.principal_type === 'role') {
+      if (!entry.role_name) {
+        errors.push({
+          type: 'field-required',
+          pointer: `${at}/role_name`,
+          detail: 'names the role of a role entry',
+        });
+      } else if (!(roleNames as readonly string[]).includes(entry.role_name)) {
+        errors.push({
+          type: 'field-invalid',
+          pointer: `${at}/role_name`,
+          detail: `is no role of the workspace; roles: ${roleNames.join(', ')}`,
+        });
+      }
+    } else if (entry.role_name !== undefined) {
+      errors.push({
+        type: 'field-invalid',
+        pointer: `${at}/role_name`,
+        detail: 'applies to role entries only',
+      });
+    }
+    const principal = `${entry.principal_type}:${entry.role_name ?? ''}`;
+    if (seen.has(principal)) {
+      errors.push({ type: 'field-invalid', pointer: at, detail: 'names a principal an earlier entry names' });
+    }
+    seen.add(principal);
+  });
+  return errors;
+}
+
+const toEntry = (entry: PermissionEntry): PermissionEntry => ({
+  principal_type: entry.principal_type,
+  ...(entry.principal_type === 'role' ? { role_name: entry.role_name as string } : {}),
+  level: entry.level,
+});
+
+export async function getPermissions(ctx: AuthenticatedContext, slug: string) {
+  const definition = await protectedDefinition(ctx, slug);
+  return {
+    definition_slug: definition.slug,
+    entries: (await matrixOf(ctx.workspaceId, definition.id)).map(toEntry),
+  };
+}
+
+export async function replacePermissions(
+  ctx: AuthenticatedContext,
+  slug: string,
+  body: { entries: PermissionEntry[] },
+) {
+  const definition = await protectedDefinition(ctx, slug);
+  const errors = entryErrors(body.entries);
+  if (errors.length > 0) throw validationProblem(errors);
+  const entries = body.entries.map(toEntry);
+  const previous = (await matrixOf(ctx.workspaceId, definition.id)).map(toEntry);
+  const matrix = { definition_slug: definition.slug, entries };
+  await transactWrite([
+    {
+      kind: 'put',
+      key: keys.definitionPermissions(ctx.workspaceId, definition.id),
+      entity: 'custom_object_permissions',
+      record: { definition_id: definition.id, entries, updated_at: new Date().toISOString() },
+    },
+    outboxWrite(
+      domainEvent(
+        ctx,
+        'custom_object_definition.permissions.updated',
+        { type: 'custom_object_definition', id: definition.id },
+        { ...matrix, definition_id: definition.id },
+        { entries: previous },
+      ),
+    ),
+  ]);
+  return matrix;
+}
