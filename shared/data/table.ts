@@ -425,6 +425,8 @@ export async function deleteRecord(key: Key): Promise<void> {
 
 /** Keys per BatchGetItem call (DynamoDB's limit). */
 const batchGetLimit = 100;
+/** BatchGetItem calls of one read in flight at once. */
+const batchGetsInFlight = 4;
 
 /**
  * Several items by key, in the order asked (undefined where absent or expired): BatchGetItem
@@ -437,26 +439,33 @@ export async function getRecords(
   const found = new Map<string, StoredRecord>();
   const id = (key: { pk: unknown; sk: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
   const unique = [...new Map(keysToRead.filter(storable).map((key) => [id(key), key])).values()];
-  try {
-    for (let start = 0; start < unique.length; start += batchGetLimit) {
-      let pending: Key[] = unique.slice(start, start + batchGetLimit);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
-        const { Responses, UnprocessedKeys } = await dynamo().send(
-          new BatchGetCommand({
-            RequestItems: {
-              [tableName()]: { Keys: pending, ...(opts.consistent ? { ConsistentRead: true } : {}) },
-            },
-          }),
-        );
-        for (const item of Responses?.[tableName()] ?? []) {
-          if (!isExpired(item)) found.set(id(item as Key), stripMeta(item));
-        }
-        pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
-        if (attempt > 8 && pending.length > 0)
-          throw Object.assign(new Error('keys left unprocessed'), { name: 'ThrottlingException' });
+  const chunks: Key[][] = [];
+  for (let start = 0; start < unique.length; start += batchGetLimit) {
+    chunks.push(unique.slice(start, start + batchGetLimit));
+  }
+  // Chunks of a large read (a GraphQL level of 1,000 rows) go out a few at a time, not one by one.
+  const readChunk = async (chunk: Key[]) => {
+    let pending: Key[] = chunk;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** attempt)));
+      const { Responses, UnprocessedKeys } = await dynamo().send(
+        new BatchGetCommand({
+          RequestItems: {
+            [tableName()]: { Keys: pending, ...(opts.consistent ? { ConsistentRead: true } : {}) },
+          },
+        }),
+      );
+      for (const item of Responses?.[tableName()] ?? []) {
+        if (!isExpired(item)) found.set(id(item as Key), stripMeta(item));
       }
+      pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
+      if (attempt > 8 && pending.length > 0)
+        throw Object.assign(new Error('keys left unprocessed'), { name: 'ThrottlingException' });
+    }
+  };
+  try {
+    for (let next = 0; next < chunks.length; next += batchGetsInFlight) {
+      await Promise.all(chunks.slice(next, next + batchGetsInFlight).map(readChunk));
     }
   } catch (error) {
     return translate(error, 'batch get');

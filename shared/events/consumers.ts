@@ -19,7 +19,7 @@
 
 import { recordAuditEntries } from '../domain/audit-logs/audit-log.service.ts';
 import { customObjectPurger } from '../domain/custom-objects/custom-object-purge.consumer.ts';
-import { relationAssociationPurger } from '../domain/custom-objects/relation.service.ts';
+import { relationAssociationPurger } from '../domain/custom-objects/relation-purge.ts';
 import { deviceHistoryPurger } from '../domain/devices/device-history.consumer.ts';
 import { streamPublisher } from '../realtime/fanout.ts';
 import { webhookDispatcher } from '../webhooks/dispatch.ts';

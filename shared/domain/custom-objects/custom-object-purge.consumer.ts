@@ -17,7 +17,7 @@ import { discardRecords, type Key, queryItems, transactWrite } from '../../data/
 import { tableDefinition } from '../../data/table-definition.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
-import { removeRelationsOf } from './relation.service.ts';
+import { removeRelationsOf } from './relation-purge.ts';
 
 /** Instances deleted per step: 80 BatchWriteItem calls. */
 export const instancesPerStep = Number(process.env.FSM_CUSTOM_OBJECT_PURGE_STEP ?? 2000);

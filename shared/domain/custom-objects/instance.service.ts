@@ -17,13 +17,14 @@ import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
+import { creationLinks } from './association.service.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { findDefinition } from './definition.service.ts';
 import { type CustomObjectInstance, jsonSchemaDialect } from './instance.schema.ts';
 import { instanceAccess } from './instance-access.ts';
 import { queryInstances } from './instance-query.ts';
 import { dataErrors, readOnlyProperties } from './instance-validation.ts';
-import { creationLinks, unlinkInstance } from './relation.service.ts';
+import { unlinkInstance } from './relation-purge.ts';
 
 type Data = Record<string, unknown>;
 
