@@ -54,6 +54,23 @@ function queueUrl(): string {
   return url;
 }
 
+/**
+ * A message as SQS takes it. SQS accepts only #x9, #xA, #xD, #x20–#xD7FF, #xE000–#xFFFD and
+ * (on AWS, not in every emulator) #x10000–#x10FFFF; JSON.stringify already escapes control
+ * characters and lone surrogates, so what is left are astral characters (emoji in a comment, a
+ * reaction, a case title) and U+FFFE/U+FFFF: they go as `\uXXXX` escapes, which JSON.parse reads
+ * back to the same string, so the body a receiver gets (and its signature) is unchanged.
+ */
+export function messageBodyOf(message: DeliveryMessage): string {
+  return JSON.stringify(message).replace(/[\u{10000}-\u{10FFFF}\uFFFE\uFFFF]/gu, (character) => {
+    let escaped = '';
+    for (let i = 0; i < character.length; i++) {
+      escaped += `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    }
+    return escaped;
+  });
+}
+
 /** Whole seconds SQS can delay (at most 900); the rest is a further hop. */
 export function delaySecondsFor(waitMs: number): number {
   return Math.max(0, Math.min(maxDelaySeconds, Math.ceil(waitMs / 1000)));
@@ -71,7 +88,7 @@ export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): P
         const { Failed } = await sqs().send(
           new SendMessageBatchCommand({
             QueueUrl: queueUrl(),
-            Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+            Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: messageBodyOf(message) })),
           }),
         );
         if (Failed?.length) {
@@ -88,7 +105,7 @@ export async function enqueueDelayed(message: DeliveryMessage, now = Date.now())
   await sqs().send(
     new SendMessageCommand({
       QueueUrl: queueUrl(),
-      MessageBody: JSON.stringify(message),
+      MessageBody: messageBodyOf(message),
       DelaySeconds: delaySecondsFor(waitMs),
     }),
   );

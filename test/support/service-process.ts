@@ -3,6 +3,7 @@
  * the `npm start` entry point), resolved once it printed its ready line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 
 export interface RunningService {
   child: ChildProcess;
@@ -20,6 +21,12 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  // FSM_TEST_SERVICE_LOG=<file>: the service's whole output also goes there (debugging a run).
+  if (process.env.FSM_TEST_SERVICE_LOG) {
+    const log = createWriteStream(process.env.FSM_TEST_SERVICE_LOG, { flags: 'a' });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`service not ready after ${timeoutMs} ms:\n${output}`)),
