@@ -23,5 +23,6 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   billing: () => import('./billing/handler.ts'),
   settings: () => import('./settings/handler.ts'),
   'custom-objects': () => import('./custom-objects/handler.ts'),
+  graphql: () => import('./graphql/handler.ts'),
   tenant: () => import('./tenant/handler.ts'),
 };

@@ -32,6 +32,7 @@ export const groupTableAccess = {
   settings: 'read-write',
   'custom-objects': 'read-write',
   // Reads only: the model revision, definitions, relations, instances and matrices.
+  graphql: 'read',
   // The tenant record is the workspace item; uploads keep an intent item each (keys.ts uploadIntent).
   tenant: 'read-write',
   // Intake reads the device and its state, writes the state (PutItem) and history points

@@ -19,6 +19,11 @@ export interface CallCost {
   calls: Map<string, number>;
   readUnits: number;
   writeUnits: number;
+  /** Milliseconds with at least one call in flight (parallel calls count once). */
+  waitMs: number;
+  /** Calls in flight now, and since when one was. */
+  inFlight?: number;
+  busySince?: number;
 }
 
 const callScope = new AsyncLocalStorage<CallCost>();
@@ -59,7 +64,14 @@ export function dynamo(): DynamoDBDocumentClient {
       scoped.calls.set(name, (scoped.calls.get(name) ?? 0) + 1);
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
+      scoped.inFlight = (scoped.inFlight ?? 0) + 1;
+      if (scoped.inFlight === 1) scoped.busySince = performance.now();
+      let result: Awaited<ReturnType<typeof next>>;
+      try {
+        result = await next(args);
+      } finally {
+        if (--scoped.inFlight === 0) scoped.waitMs += performance.now() - (scoped.busySince ?? 0);
+      }
       const units = capacityUnits((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
       if (writeCommands.has(name)) scoped.writeUnits += units;
       else scoped.readUnits += units;
@@ -83,7 +95,7 @@ export function tableName(): string {
  * reports what one request cost.
  */
 export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ result: T } & CallCost> {
-  const cost: CallCost = { calls: new Map(), readUnits: 0, writeUnits: 0 };
+  const cost: CallCost = { calls: new Map(), readUnits: 0, writeUnits: 0, waitMs: 0 };
   const result = await callScope.run(cost, work);
   return { result, ...cost };
 }

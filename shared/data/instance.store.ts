@@ -11,7 +11,7 @@ import type { DomainEvent } from '../events/domain-event.ts';
 import { instanceList, type StoredInstance } from './instance-list.ts';
 import { instancePartition, keys, type WorkspaceId } from './keys.ts';
 import { indexedItem, listWrites } from './list-index.ts';
-import { type ListRequest, listPage } from './list-read.ts';
+import { type ListPage, type ListRequest, listPage } from './list-read.ts';
 import { workspaceScope } from './lists.ts';
 import { outboxWrite } from './outbox.ts';
 import { getRecord, getRecords, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
@@ -64,7 +64,7 @@ export const instanceStore = {
     workspaceId: WorkspaceId,
     definition: CustomObjectDefinition,
     request: Omit<ListRequest, 'scope'>,
-  ): Promise<{ items: StoredRecord[]; total: number }> {
+  ): Promise<ListPage> {
     return listPage(instanceList(definition), { ...request, scope: workspaceScope(workspaceId) });
   },
 

@@ -85,11 +85,17 @@ export interface ListRequest {
 export interface ListPage {
   items: StoredRecord[];
   total: number;
+  /** Whether a match follows the page (known without a total: the walk reads one entry more). */
+  hasMore: boolean;
 }
 
-/** Items per Query call of a walk at most (FSM_LIST_QUERY_MAX lowers it: tests span many calls). */
+/**
+ * Items per Query call of a walk at most (FSM_LIST_QUERY_MAX lowers it: tests span many calls).
+ * The default is the largest page (1,000) plus the entry that tells whether another follows, so
+ * a full page is one call.
+ */
 function maxPerQuery(): number {
-  return Number(process.env.FSM_LIST_QUERY_MAX ?? 1000);
+  return Number(process.env.FSM_LIST_QUERY_MAX ?? 1001);
 }
 
 interface Entry {
@@ -294,6 +300,7 @@ export async function listPage<R extends { id: string }>(
   const compare = comparatorOf(spec, request.order);
   const page: Entry[] = [];
   let matches = 0;
+  let stoppedEarly = false;
   let group: Entry[] = [];
   let groupKey: string | number | undefined;
   const closeGroup = () => {
@@ -310,7 +317,11 @@ export async function listPage<R extends { id: string }>(
     const key = groupsOf(entry);
     if (group.length > 0 && key !== groupKey) {
       closeGroup();
-      if (!counting && matches >= skip + request.size) break;
+      if (!counting && matches >= skip + request.size) {
+        // This entry is a match after the page.
+        stoppedEarly = true;
+        break;
+      }
     }
     groupKey = key;
     group.push(entry);
@@ -331,7 +342,11 @@ export async function listPage<R extends { id: string }>(
     pattern.index === 'base' && !facet && !request.itemKeyOf
       ? page.map((entry) => entry.record)
       : await getRecords(keys);
-  return { items: items.filter((item): item is StoredRecord => item !== undefined), total };
+  return {
+    items: items.filter((item): item is StoredRecord => item !== undefined),
+    total,
+    hasMore: stoppedEarly || matches > skip + request.size,
+  };
 }
 
 /**
@@ -403,7 +418,11 @@ async function searchPage<R extends { id: string }>(
   const items = await getRecords(
     page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record)),
   );
-  return { items: items.filter((item): item is StoredRecord => item !== undefined), total: matches.length };
+  return {
+    items: items.filter((item): item is StoredRecord => item !== undefined),
+    total: matches.length,
+    hasMore: matches.length > start + request.size,
+  };
 }
 
 /**

@@ -14,6 +14,7 @@ import { customObjectInstanceRoutes } from './groups/custom-object-instances.rou
 import { customObjectRelationRoutes } from './groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from './groups/custom-objects.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
+import { graphqlRoutes } from './groups/graphql.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
@@ -40,6 +41,7 @@ export const routes = [
   ...customObjectRoutes,
   ...customObjectInstanceRoutes,
   ...customObjectRelationRoutes,
+  ...graphqlRoutes,
   ...tenantRoutes,
   ...tenantUploadRoutes,
   ...webhookRoutes,

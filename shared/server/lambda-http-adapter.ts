@@ -102,16 +102,18 @@ export function writeResult(res: ServerResponse, result: ApiResult): void {
 /**
  * Invoke a handler as Lambda would. With FSM_REPORT_DYNAMODB_CALLS=true (benchmarks, local
  * debugging) the answer carries `x-dynamodb-calls: GetItem=1` listing what the request cost, and
- * `x-dynamodb-capacity: read=0.5, write=0`, the capacity units DynamoDB reported for them.
+ * `x-dynamodb-capacity: read=0.5, write=0`, the capacity units DynamoDB reported for them, and
+ * `x-dynamodb-ms: 3.2`, how long the request waited for DynamoDB (parallel calls counted once).
  */
 export async function invoke(handler: ApiHandler, event: ApiEvent, functionName: string): Promise<ApiResult> {
   if (process.env.FSM_REPORT_DYNAMODB_CALLS !== 'true') return handler(event, lambdaContext(functionName));
-  const { result, calls, readUnits, writeUnits } = await countingDynamoCalls(() =>
+  const { result, calls, readUnits, writeUnits, waitMs } = await countingDynamoCalls(() =>
     handler(event, lambdaContext(functionName)),
   );
   result.headers['x-dynamodb-calls'] =
     [...calls].map(([name, count]) => `${name}=${count}`).join(', ') || 'none';
   result.headers['x-dynamodb-capacity'] = `read=${readUnits}, write=${writeUnits}`;
+  result.headers['x-dynamodb-ms'] = waitMs.toFixed(1);
   return result;
 }
 

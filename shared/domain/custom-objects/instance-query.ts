@@ -43,6 +43,8 @@ export interface InstancePage {
   /** Items with their links. */
   items: StoredRecord[];
   total?: number;
+  /** Whether a match follows the page. */
+  hasMore: boolean;
 }
 
 type Condition = Extract<InstanceFilter, { field: string }>;
@@ -127,7 +129,7 @@ export async function queryInstances(
     : needsLinks(query.filter) || spec.orders[first.field]?.index === 'base'
       ? 'id'
       : first.field;
-  const { items, total } = await instanceStore.page(workspaceId, definition, {
+  const { items, total, hasMore } = await instanceStore.page(workspaceId, definition, {
     order,
     page: 0,
     size: query.limit,
@@ -138,5 +140,5 @@ export async function queryInstances(
     ...(exactCount && countedBy ? { countedBy } : {}),
     ...(query.withTotal ? {} : { skipTotal: true }),
   });
-  return { items, ...(query.withTotal ? { total } : {}) };
+  return { items, hasMore, ...(query.withTotal ? { total } : {}) };
 }
