@@ -18,6 +18,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   vehicles: () => import('./vehicles/handler.ts'),
   tours: () => import('./tours/handler.ts'),
   cases: () => import('./cases/handler.ts'),
+  comments: () => import('./comments/handler.ts'),
   devices: () => import('./devices/handler.ts'),
   'device-intake': () => import('./device-intake/handler.ts'),
   billing: () => import('./billing/handler.ts'),

@@ -28,6 +28,8 @@ export const groupTableAccess = {
   vehicles: 'read-write',
   tours: 'read-write',
   cases: 'read-write',
+  // Comments, their counters, read markers, reactions, duplicate guards and attachment uploads.
+  comments: 'read-write',
   devices: 'read-write',
   settings: 'read-write',
   'custom-objects': 'read-write',
@@ -129,6 +131,6 @@ export const smsSendingGroups = ['devices'] as const satisfies readonly Operatio
  * Groups that sign upload forms for the private upload bucket and read and delete its files
  * (lib/upload-checks.ts `allowUploads`): FSM_UPLOAD_BUCKET and S3 object rights, nobody else.
  */
-export const uploadGroups = ['tenant'] as const satisfies readonly OperationGroup[];
+export const uploadGroups = ['tenant', 'comments'] as const satisfies readonly OperationGroup[];
 
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];

@@ -36,7 +36,11 @@ export type CollectionName =
   | 'CO_SLUG'
   | 'CO_REL'
   | 'CO_PERM'
-  | 'UPLOAD';
+  | 'UPLOAD'
+  | 'COMMENT'
+  | 'COMMENT_READ'
+  | 'COMMENT_DEDUP'
+  | 'COMMENT_FILE';
 
 /**
  * The instances of one custom-object definition: a partition per definition (keyed by its id, so
@@ -49,6 +53,14 @@ export function instancePartition(workspaceId: WorkspaceId, definitionId: string
 /** The associations of one custom-object relation: sort key `<side a id>#<side b id>`. */
 export function associationPartition(workspaceId: WorkspaceId, relationId: string): string {
   return `${tenant(workspaceId)}#CO_ASSOC#${relationId}`;
+}
+
+/**
+ * One person's reactions on the comments of one target (`<target_type>#<target_id>`): sort key
+ * `<comment_id>#<emoji name>`, so "which reactions are mine" on a page of a thread is one Query.
+ */
+export function commentReactionPartition(workspaceId: WorkspaceId, target: string, userId: string): string {
+  return `${tenant(workspaceId)}#COMMENT_REACTION#${target}#${userId}`;
 }
 
 /** The partition of one device's telemetry points. */
@@ -195,6 +207,40 @@ export const keys = {
   devicePoint: (workspaceId: WorkspaceId, deviceId: string, recordedAt: string, pointId: string) => ({
     pk: devicePointPartition(workspaceId, deviceId),
     sk: `${recordedAt}#${pointId}`,
+  }),
+  /** A comment (soft-deleted ones stay: tombstones keep their thread); sort key = its UUIDv7 id. */
+  comment: (workspaceId: WorkspaceId, commentId: string) => ({
+    pk: collectionPk(workspaceId, 'COMMENT'),
+    sk: commentId,
+  }),
+  /** Up to when a person has read the comments of a target (`<target_type>#<target_id>`). */
+  commentReadMarker: (workspaceId: WorkspaceId, userId: string, target: string) => ({
+    pk: collectionPk(workspaceId, 'COMMENT_READ'),
+    sk: `${userId}#${target}`,
+  }),
+  /**
+   * The duplicate-submission guard of a comment: author, target, parent and the SHA-256 of the
+   * body; holds the comment id and until when a repeat gets that comment back.
+   */
+  commentDedup: (workspaceId: WorkspaceId, fingerprint: string) => ({
+    pk: collectionPk(workspaceId, 'COMMENT_DEDUP'),
+    sk: fingerprint,
+  }),
+  /** A comment attachment: its upload form, then the comment it was attached to. */
+  commentAttachment: (workspaceId: WorkspaceId, fileId: string) => ({
+    pk: collectionPk(workspaceId, 'COMMENT_FILE'),
+    sk: fileId,
+  }),
+  /** One reaction (an emoji of one person on one comment). */
+  commentReaction: (
+    workspaceId: WorkspaceId,
+    target: string,
+    userId: string,
+    commentId: string,
+    emoji: string,
+  ) => ({
+    pk: commentReactionPartition(workspaceId, target, userId),
+    sk: `${commentId}#${emoji}`,
   }),
   realm: (realm: string) => ({ pk: `REALM#${realm}`, sk: 'REALM' }),
   /** OIDC clients are unique per realm, as in Keycloak. */

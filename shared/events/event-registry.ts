@@ -89,6 +89,32 @@ export const eventRegistry = {
     webhook: false,
     audit: false,
   },
+  'comment.created': { description: 'A comment (or a reply) was posted on a record.', webhook: true },
+  'comment.updated': {
+    description: "A comment's body was edited by its author, or a deleted comment was restored.",
+    webhook: true,
+  },
+  'comment.deleted': {
+    description:
+      'A comment was deleted: its body is gone from every read, and a tombstone (is_deleted true, ' +
+      'is_deleted_by_moderator when a moderator deleted it) keeps its place in the thread. A restore arrives ' +
+      'as comment.updated.',
+    webhook: true,
+  },
+  'comment.reaction': {
+    description:
+      'A reaction was added to or removed from a comment: data.object has comment_id, target_type, ' +
+      'target_id, emoji, user_id, action (added or removed) and count (for that emoji, afterwards). A ' +
+      'repeated add or a removal of a reaction that was not there emits nothing.',
+    webhook: true,
+  },
+  'case.comment_added': {
+    description:
+      "Internal: written beside comment.created for a comment on a case, for the event stream's " +
+      'CASE_COMMENT_ADDED:V1 (webhooks and the audit log have comment.created).',
+    webhook: false,
+    audit: false,
+  },
   'user.created': { description: 'A user was invited or created.', webhook: true },
   'user.updated': {
     description: 'A user changed: fields, roles, skills, tags, status (activation, deactivation, blocking).',

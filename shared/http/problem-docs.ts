@@ -39,6 +39,12 @@ const descriptions: Record<ProblemType | FieldErrorType, string> = {
   'access-denied':
     'Authenticated but not permitted. data.reason says why; data.required_grants lists the missing grants when the denial is grant-based. Retrying never helps.',
   'tenant-disabled': 'The workspace is deactivated (data.reason TENANT_INACTIVE).',
+  'comments/cannot-edit-others':
+    'A narrower access-denied (status 403): the comment is someone else’s. Its body can be edited by its author only, whatever the role; deleting it needs comments:update (moderators). data.reason is not_author; data.required_grants names comments:update where holding it would allow the action. Retrying never helps.',
+  'comments.cannot-restore-not-deleted':
+    'Only a deleted comment (a tombstone, is_deleted true) can be restored; this one is live. Nothing changed.',
+  'comments.reaction-on-deleted-comment':
+    'The comment is deleted (a tombstone): reactions on it can be neither added nor removed. Restore it first (comments:update).',
   'not-found': 'No record with this id exists in your workspace (records of other workspaces look the same).',
   'method-not-allowed':
     'The path exists but not with this method; the Allow header lists the methods it takes.',

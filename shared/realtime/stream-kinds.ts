@@ -4,9 +4,10 @@
  * without a kind (users, tags, webhook endpoints, …) are not streamed; webhooks carry them.
  *
  * Who sees what (published with the route): a kind needs the read grant of its resource
- * (cases:read, tours:read, vehicles:read, areas:read). Callers who only do field work
- * (technician and/or driver roles) see case events of cases assigned to them and tour events of
- * their own tours; everyone with the grant sees vehicle and area events.
+ * (cases:read, tours:read, vehicles:read, areas:read; comments on cases comments:read too).
+ * Callers who only do field work (technician and/or driver roles) see case events (comments on
+ * cases included) of cases assigned to them and tour events of their own tours; everyone with the
+ * grant sees vehicle and area events.
  */
 import type { Grant } from '../auth/grants.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
@@ -25,6 +26,8 @@ export interface StreamEnvelope {
 interface KindRule {
   kind: string;
   grant: Grant;
+  /** A second grant the kind needs (comments on cases: comments:read too). */
+  alsoGrant?: Grant;
   /** `case:<id>`-style business id and the kind-specific fields. */
   fields: (object: Record<string, unknown>, event: DomainEvent) => Record<string, unknown>;
   /** For field workers: the principal this record belongs to (assignee, driver). */
@@ -64,6 +67,22 @@ const rules: Record<string, KindRule> = {
       previousExternalId: event.data.previous_attributes?.external_id ?? null,
     }),
     ownerOf: (o) => o.assignee_id,
+  },
+  // Written beside comment.created for a comment on a case: data.object is the comment (event form)
+  // with the case under `case`, so who may see it is decided like for the case's own events.
+  'case.comment_added': {
+    kind: 'CASE_COMMENT_ADDED:V1',
+    grant: 'cases:read',
+    alsoGrant: 'comments:read',
+    fields: (object) => {
+      const { case: caseData, ...comment } = object as { case?: Record<string, unknown>; id?: unknown };
+      return {
+        ...caseFields(caseData ?? {}),
+        commentId: comment.id,
+        commentData: comment,
+      };
+    },
+    ownerOf: (o) => (o.case as { assignee_id?: unknown } | undefined)?.assignee_id,
   },
   'tour.created': {
     kind: 'TOUR_CREATED:V1',
@@ -140,6 +159,7 @@ export function streamMessageOf(event: DomainEvent): StreamMessage | undefined {
     envelope,
     visibleTo: (principal) => {
       if (principal.workspaceId !== event.workspace_id || !principal.grants.has(rule.grant)) return false;
+      if (rule.alsoGrant && !principal.grants.has(rule.alsoGrant)) return false;
       if (rule.ownerOf && onlyFieldWork(principal)) return rule.ownerOf(object) === principal.id;
       return true;
     },

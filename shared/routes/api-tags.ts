@@ -24,6 +24,9 @@ export const apiTags = {
   Tours: "A vehicle's and its driver's run through an ordered list of case stops on one day.",
   Cases:
     'Work orders: what is to be done, where, by whom and when, how urgent, how far it got, and its ERP/CRM reference.',
+  Comments:
+    'Threads of comments on any record (cases, tours, vehicles, devices, areas, users, custom objects): replies, ' +
+    'reactions, mentions, attachments, read markers and unread counts.',
   Events: 'The server-sent event stream of live operations (cases, tours, vehicles, areas).',
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
   Webhooks:

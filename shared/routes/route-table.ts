@@ -10,6 +10,7 @@ import { areaRoutes } from './groups/areas.routes.ts';
 import { auditLogRoutes } from './groups/audit-logs.routes.ts';
 import { billingRoutes } from './groups/billing.routes.ts';
 import { caseRoutes } from './groups/cases.routes.ts';
+import { commentRoutes } from './groups/comments.routes.ts';
 import { customObjectInstanceRoutes } from './groups/custom-object-instances.routes.ts';
 import { customObjectRelationRoutes } from './groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from './groups/custom-objects.routes.ts';
@@ -36,6 +37,7 @@ export const routes = [
   ...vehicleRoutes,
   ...tourRoutes,
   ...caseRoutes,
+  ...commentRoutes,
   ...deviceRoutes,
   ...settingsRoutes,
   ...customObjectRoutes,

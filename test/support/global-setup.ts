@@ -61,6 +61,8 @@ export default async function setup(project: TestProject) {
     FSM_CUSTOM_OBJECT_PURGE_STEP: '2',
     // Upload forms (tenant logo and favicon) expire after 8 s: the tests can post to an expired one.
     FSM_UPLOAD_FORM_SECONDS: '8',
+    // A repeated comment gets the first one back for 4 s (not 60): the tests can outlive the window.
+    FSM_COMMENT_DEDUP_SECONDS: '4',
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);

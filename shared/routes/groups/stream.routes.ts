@@ -67,7 +67,8 @@ export const streamRoutes = [
     description:
       "A `text/event-stream` of the workspace's live operations: each message is `event: <kind>`, `id: <eventId>` " +
       'and `data: <envelope>`. Kinds: CASE_CREATED:V1, CASE_UPDATED:V1, CASE_EXTERNAL_ID_UPDATED:V1 (with ' +
-      'CASE_UPDATED:V1), TOUR_CREATED:V1, TOUR_UPDATED:V1, TOUR_DELETED:V1, VEHICLE_LOCATION_UPDATED:V1 ' +
+      'CASE_UPDATED:V1), CASE_COMMENT_ADDED:V1 (a comment on a case: caseId, caseData, commentId, commentData; ' +
+      'needs comments:read too), TOUR_CREATED:V1, TOUR_UPDATED:V1, TOUR_DELETED:V1, VEHICLE_LOCATION_UPDATED:V1 ' +
       '(deprecated), AREA_WAITING_TIME_UPDATED:V1; HEARTBEAT:V1 about every 30 s; RESYNC_REQUIRED:V1 (beyond ' +
       "the spec) when a replay cannot be complete. Only events of the caller's workspace. Who sees what: a kind " +
       'needs the read grant of its resource (cases:read, tours:read, vehicles:read, areas:read); a caller whose ' +
