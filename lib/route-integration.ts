@@ -24,7 +24,13 @@ export function addRoutesFromTable(
   const integrationOf = (group: OperationGroup): HttpLambdaIntegration => {
     let integration = integrations.get(group);
     if (!integration) {
-      integration = new HttpLambdaIntegration(`Integration-${group}`, functions[group]);
+      // One invoke permission per function, for any route of this API (source ARN
+      // `<api>/*/*`), instead of one per route: a permission per route made the service stack
+      // pass CloudFormation's 500-resource limit and grows the function's resource policy
+      // towards its 20 KB limit; the API still is the only caller.
+      integration = new HttpLambdaIntegration(`Integration-${group}`, functions[group], {
+        scopePermissionToRoute: false,
+      });
       integrations.set(group, integration);
     }
     return integration;

@@ -72,6 +72,21 @@ describe('Stack: service > HTTP API', () => {
     expect(fn?.Properties.Handler).toBe('index.fallbackHandler');
   });
 
+  it('lets API Gateway invoke each function through one permission, for this API only', () => {
+    // Assess: one permission per routed function (not one per route: 500-resource stack limit).
+    const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
+    const permissions = ofType('AWS::Lambda::Permission')
+      .map(([, permission]) => permission.Properties)
+      .filter((properties) => properties.Principal === 'apigateway.amazonaws.com');
+    const routed = new Set(ofType('AWS::ApiGatewayV2::Route').map(([, route]) => functionOfRoute(route)));
+    const permitted = permissions.map((properties) => properties.FunctionName['Fn::GetAtt'][0] as string);
+    expect(permitted.sort()).toEqual([...routed].sort());
+    for (const properties of permissions) {
+      expect(JSON.stringify(properties.SourceArn)).toContain(apiId);
+      expect(properties.Action).toBe('lambda:InvokeFunction');
+    }
+  });
+
   it('writes JSON access logs from the $default stage', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
