@@ -1,7 +1,10 @@
 /** Comments: parse, call the domain, respond. */
 
 import * as comments from '../../shared/domain/comments/comment.service.ts';
-import { createAttachmentUpload } from '../../shared/domain/comments/comment-attachments.ts';
+import {
+  attachmentUploadStatus,
+  createAttachmentUpload,
+} from '../../shared/domain/comments/comment-attachments.ts';
 import { commentCounts, listComments, markRead } from '../../shared/domain/comments/comment-list.ts';
 import { mentionSuggestions } from '../../shared/domain/comments/comment-mentions.ts';
 import { addReaction, removeReaction } from '../../shared/domain/comments/comment-reactions.ts';
@@ -24,8 +27,12 @@ export const handler = createGroupHandler(commentRoutes, {
     await markRead(ctx, body);
     return {};
   },
-  'comments.create_attachment_upload': async ({ ctx, body }) => ({
-    body: await createAttachmentUpload(ctx, body),
+  'comments.create_attachment_upload': async ({ ctx, body }) => {
+    const upload = await createAttachmentUpload(ctx, body);
+    return { body: upload, location: `/api/v2/comments/attachments/${upload.file_id}` };
+  },
+  'comments.get_attachment_upload': async ({ ctx, params }) => ({
+    body: await attachmentUploadStatus(ctx, params.file_id),
   }),
   'comments.get': async ({ ctx, params }) => ({ body: await comments.getComment(ctx, params.comment_id) }),
   'comments.update': async ({ ctx, params, body }) => ({

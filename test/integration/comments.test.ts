@@ -1024,6 +1024,39 @@ describe('Comments: attachments', () => {
     expect(pointers(reused)).toEqual(['#/attachment_ids/0']);
   });
 
+  it('answers an upload’s status at its Location: pending, uploaded, attached, and only to its uploader', async () => {
+    const work = await createCase();
+    const photo = pngImage(2, 2);
+    const intent = await call('POST', '/api/v2/comments/attachments', {
+      token: tinaToken,
+      body: { original_file_name: 'dial.png', mime_type: 'image/png' },
+    });
+    expect(intent.status, intent.text).toBe(201);
+    const location = intent.headers.get('location') ?? '';
+    expect(location).toBe(`${baseUrl()}/api/v2/comments/attachments/${intent.body.file_id}`);
+    const path = new URL(location).pathname;
+    const status = async (token: string) => call('GET', path, { token });
+
+    const pending = await status(tinaToken);
+    expect(pending.status, pending.text).toBe(200);
+    expect(pending.body).toMatchObject({
+      file_id: intent.body.file_id,
+      original_file_name: 'dial.png',
+      mime_type: 'image/png',
+      status: 'PENDING',
+      expires_at_utc: intent.body.expires_at_utc,
+    });
+    expect(
+      (await postUploadForm(intent.body.upload_fields, { bytes: photo, name: 'dial.png', type: 'image/png' }))
+        .status,
+    ).toBeLessThan(300);
+    expect((await status(tinaToken)).body).toMatchObject({ status: 'UPLOADED', size_bytes: photo.length });
+    expect((await status(admin)).status).toBe(404);
+
+    const attached = await comment(tinaToken, work.id, 'the dial', { attachment_ids: [intent.body.file_id] });
+    expect((await status(tinaToken)).body).toMatchObject({ status: 'ATTACHED', comment_id: attached.id });
+  });
+
   it('refuses a file not uploaded yet, another person’s upload and bytes that lie about their type', async () => {
     const work = await createCase();
     const pending = await call('POST', '/api/v2/comments/attachments', {

@@ -27,12 +27,13 @@ import {
   type StoredCommentAttachment,
 } from '../../data/comment.store.ts';
 import type { TableWrite } from '../../data/table.ts';
-import type { FieldError } from '../../http/problem.ts';
+import { type FieldError, notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import {
   type AttachmentType,
   type AttachmentUpload,
+  type AttachmentUploadStatus,
   attachmentMaxBytes,
   attachmentMaxSizeText,
   type CreateAttachmentUpload,
@@ -77,6 +78,37 @@ export async function createAttachmentUpload(
     lock_version: 0,
   });
   return { file_id: fileId, upload_fields: { url: form.url, ...form.fields }, expires_at_utc: expiresAt };
+}
+
+/**
+ * An upload of the caller's and what became of it (the Location of the intent). Uploads are
+ * private to their uploader until attached: anyone else's is 404, as a missing one.
+ */
+export async function attachmentUploadStatus(
+  ctx: AuthenticatedContext,
+  fileId: string,
+): Promise<AttachmentUploadStatus> {
+  const upload = await commentAttachmentStore.get(ctx.workspaceId, fileId);
+  if (!upload || upload.created_by !== ctx.principal.id)
+    throw notFound('No upload of yours has this file_id.');
+  const common = {
+    file_id: upload.id,
+    original_file_name: upload.file_name,
+    mime_type: upload.mime_type,
+    expires_at_utc: upload.expires_at_utc,
+    created_at: upload.created_at,
+  };
+  if (upload.status === 'ATTACHED') {
+    return {
+      ...common,
+      status: 'ATTACHED',
+      ...(upload.size_bytes !== undefined ? { size_bytes: upload.size_bytes } : {}),
+      ...(upload.comment_id ? { comment_id: upload.comment_id } : {}),
+    };
+  }
+  const arrived = await describeObject(upload.pending_key);
+  if (arrived) return { ...common, status: 'UPLOADED', size_bytes: arrived.size };
+  return { ...common, status: Date.parse(upload.expires_at_utc) < Date.now() ? 'EXPIRED' : 'PENDING' };
 }
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>

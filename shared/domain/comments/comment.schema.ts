@@ -441,3 +441,32 @@ export const AttachmentUploadSchema = z
   });
 
 export type AttachmentUpload = z.infer<typeof AttachmentUploadSchema>;
+
+export const AttachmentFileParams = z.object({
+  file_id: z.uuid().meta({ description: 'The `file_id` of an attachment upload.' }),
+});
+
+export const AttachmentUploadStatusSchema = z
+  .object({
+    file_id: z.uuid(),
+    original_file_name: z.string(),
+    mime_type: z.string(),
+    status: z.enum(['PENDING', 'UPLOADED', 'EXPIRED', 'ATTACHED']).meta({
+      description:
+        'PENDING: no file has arrived and the form is still valid; UPLOADED: a file arrived (its bytes are ' +
+        'checked when it is attached); EXPIRED: the form expired without a file; ATTACHED: on `comment_id`.',
+    }),
+    size_bytes: z
+      .int()
+      .optional()
+      .meta({ description: 'Size of the file that arrived (UPLOADED, ATTACHED).' }),
+    comment_id: z.uuid().optional().meta({ description: 'The comment the file is attached to (ATTACHED).' }),
+    expires_at_utc: z.iso.datetime().meta({ description: 'When the upload form expires (UTC).' }),
+    created_at: z.iso.datetime(),
+  })
+  .meta({
+    id: 'CommentAttachmentUploadStatus',
+    description: 'What became of one attachment upload of the caller.',
+  });
+
+export type AttachmentUploadStatus = z.infer<typeof AttachmentUploadStatusSchema>;

@@ -9,7 +9,9 @@
 import * as z from 'zod';
 import {
   AddReactionSchema,
+  AttachmentFileParams,
   AttachmentUploadSchema,
+  AttachmentUploadStatusSchema,
   attachmentMaxSizeText,
   attachmentTypes,
   CommentCountsQuery,
@@ -250,7 +252,8 @@ export const commentRoutes = [
       'bytes of the declared type; text must be UTF-8), whatever the form or the client promised, and attaches ' +
       `it to that one comment. Types: ${attachmentTypes.join(', ')}; 1 byte to ${attachmentMaxSizeText}. Only the ` +
       'uploader can attach a file; an upload not attached within a week is forgotten. Readers get each ' +
-      'attachment with a `url` valid for one hour (the bucket is private).',
+      'attachment with a `url` valid for one hour (the bucket is private).\n\nLocation: the upload’s status ' +
+      '(GET /api/v2/comments/attachments/{file_id}).',
     examples: {
       request: { original_file_name: 'valve.jpg', mime_type: 'image/jpeg' },
       response: {
@@ -271,6 +274,32 @@ export const commentRoutes = [
     },
     body: CreateAttachmentUploadSchema,
     success: { status: 201, description: 'The upload form.', schema: AttachmentUploadSchema },
+  },
+  {
+    ...common,
+    grants: ['comments:create'],
+    operationId: 'comments.get_attachment_upload',
+    method: 'GET',
+    path: '/api/v2/comments/attachments/{file_id}',
+    summary: 'Read an attachment upload’s status',
+    description:
+      'What became of an attachment upload of the caller (the Location of POST /api/v2/comments/attachments): ' +
+      'PENDING until a file arrives, UPLOADED once it has (its bytes are checked when it is attached), EXPIRED ' +
+      'when the form expired without a file, ATTACHED with the `comment_id` it belongs to. Uploads are private to ' +
+      'their uploader: another person’s file_id is 404, as an unknown one.',
+    examples: {
+      response: {
+        file_id: fileId,
+        original_file_name: 'valve.jpg',
+        mime_type: 'image/jpeg',
+        status: 'UPLOADED',
+        size_bytes: 48213,
+        expires_at_utc: '2026-06-11T07:50:00Z',
+        created_at: '2026-06-11T07:40:00.000Z',
+      },
+    },
+    params: AttachmentFileParams,
+    success: { status: 200, description: 'The upload’s status.', schema: AttachmentUploadStatusSchema },
   },
   {
     ...common,
