@@ -57,16 +57,15 @@ describe('API reference page in a real browser', () => {
     const seen = new Set<string>();
     for (let atBottom = false, rounds = 0; !atBottom && rounds < 500; rounds++) {
       for (const text of await operations.allTextContents()) seen.add(text.trim());
-      atBottom = await page.evaluate(() => {
-        const before = window.scrollY;
-        window.scrollBy(0, window.innerHeight / 2);
-        return window.scrollY === before;
-      });
+      // Evaluated in the page (a string: this file is compiled without the DOM's types).
+      atBottom = await page.evaluate<boolean>(
+        'const before = window.scrollY; window.scrollBy(0, window.innerHeight / 2); window.scrollY === before',
+      );
       await page.waitForTimeout(30);
     }
     for (const text of await operations.allTextContents()) seen.add(text.trim());
     const shown = [...seen];
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
 
     // Assess
     expect(response?.status()).toBe(200);
