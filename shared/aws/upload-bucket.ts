@@ -76,6 +76,8 @@ export interface UploadForm {
   url: string;
   /** Every form field, in the order to send them, before the file (which goes last, as `file`). */
   fields: Record<string, string>;
+  /** When the signed policy expires (UTC, whole seconds), as the policy itself says. */
+  expiresAt: string;
 }
 
 /**
@@ -101,7 +103,12 @@ export async function presignUploadForm(params: {
       Fields: { 'Content-Type': params.contentType },
       Expires: params.expiresInSeconds,
     });
-    return { url, fields };
+    // The expiry the form carries, read back from its policy: the signer takes its own clock
+    // (with the client's clock-skew correction), so a time computed here could differ by a second.
+    const policy = JSON.parse(Buffer.from(fields.Policy ?? '', 'base64').toString('utf8')) as {
+      expiration: string;
+    };
+    return { url, fields, expiresAt: new Date(policy.expiration).toISOString().replace('.000Z', 'Z') };
   } catch (error) {
     return translate(error, 'presign');
   }

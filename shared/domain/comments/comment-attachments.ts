@@ -49,15 +49,12 @@ export const attachmentKeys = {
   asset: (workspaceId: string, fileId: string) => `tenants/${workspaceId}/comment-attachments/${fileId}`,
 };
 
-const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-
 export async function createAttachmentUpload(
   ctx: AuthenticatedContext,
   input: CreateAttachmentUpload,
 ): Promise<AttachmentUpload> {
   const fileId = uuidv7();
   const seconds = config().uploadFormSeconds;
-  const expiresAt = isoSeconds(Date.now() + seconds * 1000);
   const pendingKey = attachmentKeys.pending(ctx.workspaceId, fileId);
   const form = await presignUploadForm({
     key: pendingKey,
@@ -65,6 +62,7 @@ export async function createAttachmentUpload(
     maxBytes: attachmentMaxBytes,
     expiresInSeconds: seconds,
   });
+  const expiresAt = form.expiresAt;
   await commentAttachmentStore.create(ctx.workspaceId, {
     id: fileId,
     created_by: ctx.principal.id,

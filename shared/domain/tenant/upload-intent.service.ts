@@ -67,8 +67,6 @@ export function parsePendingKey(
   return { workspaceId: match[1] as string, kind: match[2] as UploadKind, fileId: match[3] as string };
 }
 
-const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-
 export async function createUpload(
   ctx: AuthenticatedContext,
   kind: UploadKind,
@@ -76,8 +74,6 @@ export async function createUpload(
 ): Promise<UploadIntent> {
   const fileId = uuidv7();
   const seconds = config().uploadFormSeconds;
-  // Not later than the policy's own expiry, which the signer computes a moment after this.
-  const expiresAt = isoSeconds(Date.now() + seconds * 1000);
   const pendingKey = uploadKeys.pending(ctx.workspaceId, kind, fileId);
   const form = await presignUploadForm({
     key: pendingKey,
@@ -85,6 +81,7 @@ export async function createUpload(
     maxBytes: uploadRules[kind].maxBytes,
     expiresInSeconds: seconds,
   });
+  const expiresAt = form.expiresAt;
   await createUploadIntent({
     id: fileId,
     workspace_id: ctx.workspaceId,
