@@ -9,13 +9,10 @@ import {
 } from '../../shared/domain/devices/device-intake.service.ts';
 import { header } from '../../shared/http/api-gateway.ts';
 import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
-import { deviceRoutes } from '../../shared/routes/groups/devices.routes.ts';
+import { deviceIntakeRoutes } from '../../shared/routes/groups/device-intake.routes.ts';
 
 export const handler = createGroupHandler(
-  deviceRoutes.filter(
-    (route): route is Extract<(typeof deviceRoutes)[number], { group: 'device-intake' }> =>
-      route.group === 'device-intake',
-  ),
+  deviceIntakeRoutes,
   {
     'device_intake.report': async ({ body, device }) => ({
       body: await acceptTelemetry(device as IntakeCaller, body),

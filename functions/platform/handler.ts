@@ -9,19 +9,21 @@ import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
 import { apiInfo } from '../../shared/openapi/api-info.ts';
-import { openApiDocument } from '../../shared/openapi/openapi-document.ts';
 import {
   referenceAsset,
   referencePageHeaders,
   referencePageHtml,
 } from '../../shared/openapi/reference-page.ts';
 import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
-import { matchRouteOrThrow } from '../../shared/routes/route-matcher.ts';
+
+// The OpenAPI document and the route matcher load the whole route table, every group's schemas
+// (tens of ms of a cold start): they are imported by the requests that need them, so health
+// checks and problem-type pages start without them.
 
 export const handler = createGroupHandler(platformRoutes, {
   'platform.health': async () => ({ body: { status: 'ok' as const } }),
   'platform.openapi': async () => ({
-    body: openApiDocument(),
+    body: (await import('../../shared/openapi/openapi-document.ts')).openApiDocument(),
     headers: { 'cache-control': 'public, max-age=300' },
   }),
   'platform.reference-page': async () => ({
@@ -50,6 +52,7 @@ export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
   const correlationId = usableCorrelationId(event.headers?.['correlation-id']) ?? requestId;
   let problem: ProblemError;
   try {
+    const { matchRouteOrThrow } = await import('../../shared/routes/route-matcher.ts');
     matchRouteOrThrow(event.requestContext.http.method, event.rawPath);
     problem = new ProblemError('not-found', { detail: 'No route serves this request.' });
   } catch (error) {

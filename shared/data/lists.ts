@@ -19,12 +19,15 @@
  * | CO_DEF    | slug bySlug → gsi1, title byTitle → gsi2, created_at → gsi4, updated_at → gsi5                          |         |                |        |
  */
 import type { Area } from '../domain/areas/area.schema.ts';
-import { type Case, casePriorities, caseStatuses } from '../domain/cases/case.schema.ts';
+import type { Case } from '../domain/cases/case.schema.ts';
+import { casePriorities, caseStatuses } from '../domain/cases/case-enums.ts';
 import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
-import { deviceKinds, type StoredDevice } from '../domain/devices/device.schema.ts';
+import type { StoredDevice } from '../domain/devices/device.schema.ts';
+import { deviceKinds } from '../domain/devices/device-kinds.ts';
 import type { Skill } from '../domain/skills/skill.schema.ts';
 import type { StoredTag } from '../domain/tags/tag.schema.ts';
 import type { Tour } from '../domain/tours/tour.schema.ts';
+import { tourStatuses } from '../domain/tours/tour-statuses.ts';
 import type { StoredVehicle } from '../domain/vehicles/vehicle.schema.ts';
 import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
 import type { PrincipalRecord, WorkspaceRecord } from './directory.store.ts';
@@ -140,8 +143,6 @@ export const vehicleList: ListSpec<StoredVehicle> = {
   },
   basePartition: (scope) => collectionPk(workspaceOf(scope), 'VEHICLE'),
 };
-
-export const tourStatuses = ['PLANNED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;
 
 /**
  * Tours by status (segment), by date, creation and change; a driver's and a vehicle's tours are

@@ -10,6 +10,7 @@
  * never drifts when TTL deletes rows, which no transaction of ours sees.
  */
 
+import type { RetryState } from '../domain/webhooks/retry-states.ts';
 import { DataError } from './data-error.ts';
 import { keys, type ListScope, listKeys, type WorkspaceId } from './keys.ts';
 import { workspaceScope } from './lists.ts';
@@ -23,8 +24,7 @@ import {
   transactWrite,
 } from './table.ts';
 
-export const retryStates = ['PENDING', 'SUCCEEDED_AFTER_RETRY', 'EXHAUSTED', 'FAILED', 'CANCELLED'] as const;
-export type RetryState = (typeof retryStates)[number];
+export { type RetryState, retryStates } from '../domain/webhooks/retry-states.ts';
 
 export interface DeliveryFailureRecord {
   /** The delivery id: the `webhook-id` header and the envelope `id`. */

@@ -17,13 +17,16 @@
  * measured 8–10 events/s that way).
  */
 
-import { recordAuditEntries } from '../domain/audit-logs/audit-log.service.ts';
+import { recordAuditEntries } from '../domain/audit-logs/audit-log.recorder.ts';
 import { customObjectPurger } from '../domain/custom-objects/custom-object-purge.consumer.ts';
 import { relationAssociationPurger } from '../domain/custom-objects/relation-purge.ts';
 import { deviceHistoryPurger } from '../domain/devices/device-history.consumer.ts';
 import { streamPublisher } from '../realtime/fanout.ts';
 import { webhookDispatcher } from '../webhooks/dispatch.ts';
+import type { ConsumerGroup } from './consumer-groups.ts';
 import type { DomainEvent } from './domain-event.ts';
+
+export { type ConsumerGroup, consumerGroupNames, isConsumerGroup } from './consumer-groups.ts';
 
 export interface EventConsumer {
   name: string;
@@ -38,12 +41,4 @@ export const consumerGroups = {
     relationAssociationPurger,
   ],
   live: [webhookDispatcher(), streamPublisher()],
-} as const satisfies Record<string, readonly EventConsumer[]>;
-
-export type ConsumerGroup = keyof typeof consumerGroups;
-
-export const consumerGroupNames = Object.keys(consumerGroups) as ConsumerGroup[];
-
-export function isConsumerGroup(name: string | undefined): name is ConsumerGroup {
-  return name !== undefined && Object.hasOwn(consumerGroups, name);
-}
+} as const satisfies Record<ConsumerGroup, readonly EventConsumer[]>;

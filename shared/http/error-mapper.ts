@@ -3,9 +3,9 @@
  * module's closed error codes are mapped exhaustively, so a new code cannot ship unmapped.
  */
 import { DataError, type DataErrorCode } from '../data/data-error.ts';
-import { MailError } from '../mail/mailer.ts';
+import { MailError } from '../mail/mail-error.ts';
 import { logger } from '../observability/logger.ts';
-import { SmsError } from '../sms/sms-sender.ts';
+import { SmsError } from '../sms/sms-error.ts';
 import { ProblemError } from './problem.ts';
 
 function fromDataError(error: DataError): ProblemError {

@@ -15,6 +15,9 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 import { logger } from '../observability/logger.ts';
+import { MailError } from './mail-error.ts';
+
+export { MailError } from './mail-error.ts';
 
 export interface MailMessage {
   to: string;
@@ -26,20 +29,6 @@ export interface MailMessage {
 export interface Mailer {
   /** Hands the message over for delivery; rejects with MailError when it cannot. */
   send(message: MailMessage): Promise<void>;
-}
-
-/**
- * The one error of the mail port: the message could not be handed over for delivery (SES
- * refused or did not answer in time, the mail folder cannot be written). A dependency outage,
- * answered 503 with Retry-After (http/error-mapper.ts), never a 500.
- */
-export class MailError extends Error {
-  readonly code = 'unavailable' as const;
-
-  constructor(options: { cause: unknown }) {
-    super('the message could not be handed over for delivery', options);
-    this.name = 'MailError';
-  }
 }
 
 /** An adapter whose failures, whatever they are, reach callers as MailError. */

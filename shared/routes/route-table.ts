@@ -14,6 +14,7 @@ import { commentRoutes } from './groups/comments.routes.ts';
 import { customObjectInstanceRoutes } from './groups/custom-object-instances.routes.ts';
 import { customObjectRelationRoutes } from './groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from './groups/custom-objects.routes.ts';
+import { deviceIntakeRoutes } from './groups/device-intake.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { graphqlRoutes } from './groups/graphql.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
@@ -39,6 +40,7 @@ export const routes = [
   ...caseRoutes,
   ...commentRoutes,
   ...deviceRoutes,
+  ...deviceIntakeRoutes,
   ...settingsRoutes,
   ...customObjectRoutes,
   ...customObjectInstanceRoutes,

@@ -17,6 +17,9 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
 import { logger } from '../observability/logger.ts';
+import { SmsError } from './sms-error.ts';
+
+export { SmsError } from './sms-error.ts';
 
 export interface SmsMessage {
   /** The recipient in E.164 (`+4915112345678`), as SNS requires. */
@@ -28,20 +31,6 @@ export interface SmsMessage {
 export interface SmsSender {
   /** Hands the message over for delivery; rejects with SmsError when it cannot. */
   send(message: SmsMessage): Promise<void>;
-}
-
-/**
- * The one error of the SMS port: the message could not be handed over for delivery (SNS
- * refused or did not answer in time, the SMS folder cannot be written). A dependency outage,
- * answered 503 with Retry-After (http/error-mapper.ts), never a 500.
- */
-export class SmsError extends Error {
-  readonly code = 'unavailable' as const;
-
-  constructor(options: { cause: unknown }) {
-    super('the text message could not be handed over for delivery', options);
-    this.name = 'SmsError';
-  }
 }
 
 /** An adapter whose failures, whatever they are, reach callers as SmsError. */

@@ -21,6 +21,20 @@ export interface AttemptOutcome {
   response?: string;
 }
 
+/**
+ * The last attempt's status, error and answer as a failure row's fields; fields of an earlier
+ * attempt do not linger. Here rather than in the worker, so that redeliveries by hand (the
+ * webhooks API) do not import the worker and its queue.
+ */
+export function outcomeFields(outcome: AttemptOutcome) {
+  return {
+    last_attempt_at: outcome.at,
+    ...(outcome.status !== undefined ? { last_status_code: outcome.status } : {}),
+    ...(outcome.error !== undefined ? { last_error: outcome.error } : {}),
+    ...(outcome.response !== undefined ? { last_response: outcome.response } : {}),
+  };
+}
+
 export interface AttemptTarget {
   endpoint_url: string;
   secret: string;

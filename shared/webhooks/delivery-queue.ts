@@ -6,30 +6,12 @@
  * wait (a hop of at most 900 s). docs/webhook-delivery.md has the design and its cost.
  */
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import * as z from 'zod';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
 import { config } from '../config.ts';
+import type { DeliveryMessage } from './delivery-message.ts';
 import { maxDelaySeconds } from './retry-schedule.ts';
 
-export const DeliveryMessageSchema = z.object({
-  /** Message format version. */
-  v: z.literal(1),
-  delivery_id: z.string(),
-  workspace_id: z.string(),
-  endpoint_id: z.string(),
-  event_id: z.string(),
-  event_type: z.string(),
-  /** The `request-id` header: the correlation id of the request that caused the event. */
-  request_id: z.string(),
-  /** 1 for the first attempt. */
-  attempt: z.int().min(1),
-  /** When the attempt is due (ISO); absent means at once. */
-  due_at: z.string().optional(),
-  /** The exact body to POST (the envelope with this delivery's id). */
-  body: z.string(),
-});
-
-export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;
+export type { DeliveryMessage } from './delivery-message.ts';
 
 let client: SQSClient | undefined;
 

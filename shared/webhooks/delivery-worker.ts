@@ -18,8 +18,9 @@ import {
   rowExpiry,
   saveFailure,
 } from '../data/webhook-failure.store.ts';
-import { type AttemptOutcome, attemptDelivery } from './attempt.ts';
-import { type DeliveryMessage, DeliveryMessageSchema, enqueueDelayed } from './delivery-queue.ts';
+import { type AttemptOutcome, attemptDelivery, outcomeFields } from './attempt.ts';
+import { type DeliveryMessage, DeliveryMessageSchema } from './delivery-message.ts';
+import { enqueueDelayed } from './delivery-queue.ts';
 import { nextDelaySeconds } from './retry-schedule.ts';
 
 type Log = (message: string, details: Record<string, unknown>) => void;
@@ -139,16 +140,6 @@ function failureBase(
     last_attempt_at: at,
     expires_at: rowExpiry(firstFailedAt),
     body: message.body,
-  };
-}
-
-/** The last attempt's status, error and answer; fields of an earlier attempt do not linger. */
-export function outcomeFields(outcome: AttemptOutcome) {
-  return {
-    last_attempt_at: outcome.at,
-    ...(outcome.status !== undefined ? { last_status_code: outcome.status } : {}),
-    ...(outcome.error !== undefined ? { last_error: outcome.error } : {}),
-    ...(outcome.response !== undefined ? { last_response: outcome.response } : {}),
   };
 }
 

@@ -9,15 +9,10 @@ import * as z from 'zod';
 import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { casePriorities, caseStatuses } from './case-enums.ts';
 import { countryCode, storedCountryCode } from './country-code.ts';
 
-/** In lifecycle order: the order of `sort=status`. */
-export const caseStatuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELLED'] as const;
-export type CaseStatus = (typeof caseStatuses)[number];
-
-/** From least to most urgent: the order of `sort=priority`. */
-export const casePriorities = ['LOW', 'NORMAL', 'HIGH', 'URGENT'] as const;
-export type CasePriority = (typeof casePriorities)[number];
+export { type CasePriority, type CaseStatus, casePriorities, caseStatuses } from './case-enums.ts';
 
 const statusDescription =
   'Where the work stands: NEW (not planned yet), SCHEDULED (planned), IN_PROGRESS (being worked ' +

@@ -34,7 +34,6 @@ import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
 import { claimAttachments } from './comment-attachments.ts';
-import { checkCommentMarkdown } from './comment-markdown.ts';
 import { mentionErrors } from './comment-mentions.ts';
 import { type CommentTarget, readableTarget, requireTarget } from './comment-targets.ts';
 import { eventObjectOf, instantOfId, toComment, viewOf } from './comment-view.ts';
@@ -102,6 +101,9 @@ async function bodyErrors(
   workspaceId: string,
   body: string,
 ): Promise<{ errors: FieldError[]; mentionIds: string[] }> {
+  // markdown-it loads with the first body written, not at import: about 10 ms of a cold start
+  // that reads (lists, counts, read markers) never need.
+  const { checkCommentMarkdown } = await import('./comment-markdown.ts');
   const verdict = checkCommentMarkdown(body);
   const errors = [...verdict.errors, ...(await mentionErrors(workspaceId, verdict.mentionIds))];
   return { errors, mentionIds: verdict.mentionIds };

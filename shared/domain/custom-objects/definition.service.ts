@@ -22,6 +22,7 @@ import { type FieldError, notFound, ProblemError, validationProblem } from '../.
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { revisionWrite } from './definition-revision.ts';
 import { schemaErrors, slugErrors } from './definition-rules.ts';
 import { graphqlName, sharedTypeName } from './graphql-names.ts';
 import { relationSlugsOf } from './relation.service.ts';
@@ -170,17 +171,6 @@ async function instanceCount(workspaceId: string, definition: CustomObjectDefini
     listKeys.counter(workspaceScope(workspaceId), instanceListName(definition.id), 'all'),
   );
   return Number(counter?.count ?? 0);
-}
-
-/** Every change of a definition moves the workspace's model revision (GraphQL schema caches read it). */
-export function revisionWrite(workspaceId: string): TableWrite {
-  return {
-    kind: 'add',
-    key: keys.customObjectRevision(workspaceId),
-    entity: 'custom_object_revision',
-    attribute: 'revision',
-    by: 1,
-  };
 }
 
 function claimSlug(workspaceId: string, definition: CustomObjectDefinition): TableWrite {

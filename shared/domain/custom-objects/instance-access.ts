@@ -14,15 +14,9 @@ import { keys } from '../../data/keys.ts';
 import { getRecord } from '../../data/table.ts';
 import type { Principal } from '../../http/request-context.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import type { PermissionEntry } from './permission-entry.ts';
 
-export const permissionLevels = ['read', 'write'] as const;
-export const principalTypes = ['everyone', 'role'] as const;
-
-export interface PermissionEntry {
-  principal_type: (typeof principalTypes)[number];
-  role_name?: string;
-  level: (typeof permissionLevels)[number];
-}
+export { type PermissionEntry, permissionLevels, principalTypes } from './permission-entry.ts';
 
 export interface InstanceAccess {
   read: boolean;

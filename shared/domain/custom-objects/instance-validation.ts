@@ -9,23 +9,37 @@
  * property cannot be removed either). readOnly properties are the service's addition: they may be
  * set while absent and never changed afterwards, so GraphQL may promise them non-null.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { FieldError } from '../../http/problem.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 
-// ajv-formats is CommonJS: its default export is the plugin under both module systems.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+/**
+ * Ajv with its formats, loaded by the first instance write rather than at import: loading and
+ * building it is about 20 ms of a cold start that reads, definitions and relations, which share
+ * the function, never use. Both packages are CommonJS, so the bundle holds the same code either
+ * way.
+ */
+let compiler: Promise<Ajv> | undefined;
 
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }), [
-  'uuid',
-  'date',
-  'time',
-  'date-time',
-  'email',
-  'uri',
-]);
+function loadCompiler(): Promise<Ajv> {
+  compiler ??= (async () => {
+    const [{ Ajv }, formatsModule] = await Promise.all([import('ajv'), import('ajv-formats')]);
+    // ajv-formats is CommonJS: its default export is the plugin under both module systems.
+    const addFormats = ((formatsModule as { default?: unknown }).default ?? formatsModule) as (
+      ajv: Ajv,
+      formats: string[],
+    ) => Ajv;
+    return addFormats(new Ajv({ allErrors: true, strict: false }), [
+      'uuid',
+      'date',
+      'time',
+      'date-time',
+      'email',
+      'uri',
+    ]);
+  })();
+  return compiler;
+}
 
 type Schema = Record<string, unknown>;
 
@@ -47,7 +61,7 @@ function closed(schema: Schema): Schema {
 const cache = new Map<string, ValidateFunction>();
 const maxCached = 500;
 
-function validatorOf(definition: CustomObjectDefinition): ValidateFunction {
+function validatorOf(ajv: Ajv, definition: CustomObjectDefinition): ValidateFunction {
   const version = `${definition.id}#${definition.lock_version}#${definition.updated_at}`;
   let validate = cache.get(version);
   if (!validate) {
@@ -97,11 +111,19 @@ function fieldError(error: ErrorObject, slug: string): FieldError {
   }
 }
 
-/** The field errors of an instance's data against its definition (none: valid). */
-export function dataErrors(definition: CustomObjectDefinition, data: unknown): FieldError[] {
-  const validate = validatorOf(definition);
-  if (validate(data)) return [];
-  return (validate.errors ?? []).map((error) => fieldError(error, definition.slug));
+export type DataErrors = (definition: CustomObjectDefinition, data: unknown) => FieldError[];
+
+/**
+ * The check of an instance's data against its definition: the field errors (none: valid). Async
+ * only while Ajv loads; the check itself is synchronous, so it runs inside a versioned write.
+ */
+export async function instanceDataCheck(): Promise<DataErrors> {
+  const ajv = await loadCompiler();
+  return (definition, data) => {
+    const validate = validatorOf(ajv, definition);
+    if (validate(data)) return [];
+    return (validate.errors ?? []).map((error) => fieldError(error, definition.slug));
+  };
 }
 
 /** Names of the top-level readOnly properties of a definition. */

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { lockVersion, storedVersion } from '../../http/fields.ts';
 import { PageSchema } from '../../http/list.ts';
 import { paginationQuery } from '../../http/query-params.ts';
-import { permissionLevels, principalTypes } from './instance-access.ts';
+import { permissionLevels, principalTypes } from './permission-entry.ts';
 
 export const jsonSchemaDialect = 'http://json-schema.org/draft-07/schema#';
 

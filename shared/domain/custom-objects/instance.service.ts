@@ -23,7 +23,7 @@ import { findDefinition } from './definition.service.ts';
 import { type CustomObjectInstance, jsonSchemaDialect } from './instance.schema.ts';
 import { instanceAccess } from './instance-access.ts';
 import { queryInstances } from './instance-query.ts';
-import { dataErrors, readOnlyProperties } from './instance-validation.ts';
+import { instanceDataCheck, readOnlyProperties } from './instance-validation.ts';
 import { unlinkInstance } from './relation-purge.ts';
 
 type Data = Record<string, unknown>;
@@ -221,6 +221,7 @@ export async function createInstance(
   body: { data: Data; relations?: Record<string, unknown> },
 ): Promise<CustomObjectInstance> {
   const definition = await definitionFor(ctx, slug, 'write');
+  const dataErrors = await instanceDataCheck();
   const errors = distinct([
     ...dataErrors(definition, body.data),
     ...readOnlyErrors(definition, undefined, body.data),
@@ -280,6 +281,7 @@ export async function updateInstance(
   body: { data?: Data; lock_version?: number | null },
 ): Promise<CustomObjectInstance> {
   const definition = await definitionFor(ctx, slug, 'write');
+  const dataErrors = await instanceDataCheck();
   const { after } = await updateVersioned<StoredInstance>({
     key: `instance:${ctx.workspaceId}:${id}`,
     load: async () => {

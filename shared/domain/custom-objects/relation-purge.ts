@@ -13,10 +13,10 @@ import {
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
-import { revisionWrite } from './definition.service.ts';
+import { revisionWrite } from './definition-revision.ts';
 import type { StoredRelation } from './relation.schema.ts';
 
-import { otherSide, resource, type Side, sides } from './relation.service.ts';
+import { otherSide, resource, type Side, sides } from './relation-sides.ts';
 
 /** Associations removed right after a relation is deleted; the rest by the purger, in steps. */
 export const syncPurgeLimit = 200;

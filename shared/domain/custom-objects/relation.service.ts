@@ -27,7 +27,7 @@ import type { ProblemType } from '../../http/problem-types.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
-import { revisionWrite } from './definition.service.ts';
+import { revisionWrite } from './definition-revision.ts';
 import { graphqlName, systemFields } from './graphql-names.ts';
 import {
   type CreateRelation,
@@ -39,14 +39,11 @@ import {
   type StoredRelation,
   type StoredRelationSide,
 } from './relation.schema.ts';
-
 import { purgeAssociations, purgeEvent, syncPurgeLimit } from './relation-purge.ts';
+import { otherSide, resource, type Side, sides } from './relation-sides.ts';
 
-export type Side = 'a' | 'b';
-export const sides: readonly Side[] = ['a', 'b'];
-export const otherSide = (side: Side): Side => (side === 'a' ? 'b' : 'a');
+export { otherSide, resource, type Side, sides };
 
-export const resource = (id: string) => ({ type: 'custom_object_relation', id });
 export const escapePointer = (name: string) => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
 // ---------------------------------------------------------------------------------------------

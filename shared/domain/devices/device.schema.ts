@@ -4,16 +4,26 @@
  * every role that works in the workspace reads them (devices:read). The latest telemetry is
  * the device's current state (device-state.store.ts), embedded with `include=current_state`.
  * Published schema names: Device, CreateDevice, UpdateDevice, DeviceList, DeviceCurrentState,
- * DeviceCurrentStates, EmbeddedDeviceState, DeviceSetupCode, DeviceSmsSetup, DeviceTelemetry.
+ * DeviceCurrentStates, EmbeddedDeviceState, DeviceSetupCode, DeviceSmsSetup; what a device
+ * reports (DeviceTelemetry) is in device-telemetry.schema.ts.
  */
 import * as z from 'zod';
 import { dateTime, lockVersion, storedVersion, systemManaged, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { phoneNumber } from '../../http/phone-number.ts';
 import { booleanParam, numberParam, paginationQuery, sortParam } from '../../http/query-params.ts';
+import { deviceKinds } from './device-kinds.ts';
+import { DeviceLocationSchema } from './device-telemetry.schema.ts';
 
-export const deviceKinds = ['SERVICE_APP', 'THIRD_PARTY_APP', 'TRACKING_DEVICE'] as const;
-export type DeviceKind = (typeof deviceKinds)[number];
+export { type DeviceKind, deviceKinds } from './device-kinds.ts';
+export {
+  DeviceIdParams,
+  DeviceIntakeAcceptedSchema,
+  DeviceLocationSchema,
+  type DeviceTelemetry,
+  DeviceTelemetrySchema,
+} from './device-telemetry.schema.ts';
+
 export const devicePlatforms = ['UNKNOWN', 'IOS', 'ANDROID'] as const;
 export const provisioningStates = ['PROVISIONED', 'DISABLED'] as const;
 export type ProvisioningState = (typeof provisioningStates)[number];
@@ -33,17 +43,6 @@ const kind = z.enum(deviceKinds).meta({
     'through the intake; TRACKING_DEVICE: a GPS tracker.',
 });
 const platform = z.enum(devicePlatforms).meta({ description: 'Operating system: UNKNOWN, IOS or ANDROID.' });
-
-const latitude = z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' });
-const longitude = z
-  .number()
-  .min(-180)
-  .max(180)
-  .meta({ description: 'WGS 84 longitude in degrees, -180..180.' });
-
-export const DeviceLocationSchema = z
-  .object({ latitude, longitude })
-  .meta({ id: 'DeviceLocation', description: 'A WGS 84 position.' });
 
 export const EmbeddedDeviceStateSchema = z
   .object({
@@ -235,10 +234,6 @@ export const DeviceListQuery = z.object({
 });
 export type DeviceListQueryInput = z.output<typeof DeviceListQuery>;
 
-export const DeviceIdParams = z.object({
-  device_id: z.uuid().meta({ description: 'Identifier of the device.' }),
-});
-
 export const DeviceListSchema = pagedListSchema(DeviceSchema, 'DeviceList');
 
 export const DeviceCurrentStateSchema = z
@@ -333,30 +328,3 @@ export const DeviceSmsSetupSchema = z
     expires_at: z.iso.datetime().meta({ description: 'The enrollment link in the SMS works until then.' }),
   })
   .meta({ id: 'DeviceSmsSetup', description: 'An enrollment SMS handed over for delivery.' });
-
-export const DeviceTelemetrySchema = z
-  .object({
-    recorded_at: dateTime()
-      .optional()
-      .meta({
-        description:
-          'When the values were taken (RFC 3339); default: arrival. More than 5 minutes ahead of the service ' +
-          'clock is 422. An older location than the current one is kept as history only.',
-      }),
-    location: DeviceLocationSchema.optional(),
-    connectivity: text({ max: 32 }).optional().meta({ description: 'e.g. ONLINE, OFFLINE, WIFI, LTE.' }),
-    battery_level: z.number().min(0).max(100).optional().meta({ description: 'Battery level in %, 0..100.' }),
-  })
-  .meta({ id: 'DeviceTelemetry', description: 'One telemetry report of a device.' });
-
-export type DeviceTelemetry = z.output<typeof DeviceTelemetrySchema>;
-
-export const DeviceIntakeAcceptedSchema = z
-  .object({
-    device_id: z.uuid(),
-    received_at: z.iso.datetime().meta({ description: 'When the service took the report.' }),
-    current_state_updated: z.boolean().meta({
-      description: 'false when the report was older than the current state (kept as history only).',
-    }),
-  })
-  .meta({ id: 'DeviceIntakeAccepted', description: 'The report is stored.' });

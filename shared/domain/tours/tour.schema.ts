@@ -5,10 +5,10 @@
  * CreateTour, UpdateTour, TourList.
  */
 import * as z from 'zod';
-import { tourStatuses } from '../../data/lists.ts';
 import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { tourStatuses } from './tour-statuses.ts';
 
 export { tourStatuses };
 export type TourStatus = (typeof tourStatuses)[number];

@@ -3,9 +3,9 @@
  * names: WebhookDeliveryFailure, WebhookDeliveryFailureList.
  */
 import * as z from 'zod';
-import { retryStates } from '../../data/webhook-failure.store.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery } from '../../http/query-params.ts';
+import { retryStates } from './retry-states.ts';
 
 export const DeliveryFailureSchema = z
   .object({

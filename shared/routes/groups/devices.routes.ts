@@ -1,9 +1,8 @@
 /**
  * Routes of the `devices` operation group (one Lambda): the device registry, its lifecycle,
- * setup, current states and the supported kinds; and of the `device-intake` group (its own
- * Lambda: the hot path of telemetry, authenticated by intake secrets, not user tokens).
- * Everyone who works in the workspace reads devices (devices:read); dispatchers, admins and
- * owners manage and set them up (devices:update).
+ * setup, current states and the supported kinds (the telemetry intake is a group of its own:
+ * device-intake.routes.ts). Everyone who works in the workspace reads devices (devices:read);
+ * dispatchers, admins and owners manage and set them up (devices:update).
  */
 import {
   CreateDeviceSchema,
@@ -11,19 +10,18 @@ import {
   DeviceCurrentStateSchema,
   DeviceCurrentStatesSchema,
   DeviceIdParams,
-  DeviceIntakeAcceptedSchema,
   DeviceListQuery,
   DeviceListSchema,
   DeviceReadQuery,
   DeviceSchema,
   DeviceSetupCodeSchema,
   DeviceSmsSetupSchema,
-  DeviceTelemetrySchema,
   UpdateDeviceSchema,
 } from '../../domain/devices/device.schema.ts';
 import { SupportedDeviceKindsSchema } from '../../domain/devices/supported-kinds.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
 import { crudRoutes } from '../crud-routes.ts';
+import { exampleDeviceId as deviceId } from './device-intake.routes.ts';
 
 const about =
   'A device of the workspace: the field-service app on a technician phone (SERVICE_APP), another app that ' +
@@ -32,7 +30,6 @@ const about =
   "device's current state, embedded with `include=current_state`.";
 
 // Examples: a tracker in a Berlin van, set up last spring, reporting this morning.
-const deviceId = '019d2f4a-5b7c-7d20-8e1f-3a9b6c4d2e51';
 const tracker = {
   id: deviceId,
   natural_id: 42,
@@ -295,36 +292,5 @@ export const deviceRoutes = [
     examples: { response: currentState },
     params: idParams,
     success: { status: 200, description: 'The current state.', schema: DeviceCurrentStateSchema },
-  },
-  {
-    group: 'device-intake',
-    tags: ['Devices'],
-    auth: 'device',
-    operationId: 'device_intake.report',
-    method: 'POST',
-    path: '/api/v2/device-intake/{device_id}',
-    summary: 'Report device telemetry',
-    description:
-      'Telemetry of one device, sent by the device (or its gateway) with `Authorization: Bearer <intake ' +
-      'secret>` from a setup code. 202: the report is stored as a history point (kept ' +
-      'FSM_TELEMETRY_RETENTION_DAYS, default 30 days) and its values update the current state, each only ' +
-      'forward in recorded time: a report older than the current location is history only ' +
-      '(`current_state_updated: false`). `recorded_at` defaults to the arrival; more than 5 minutes ahead is 422. ' +
-      'Any credential failure (no or malformed header, wrong or rotated secret, unknown device, a first use ' +
-      'after the setup code expired) is 401 with `WWW-Authenticate`; a deactivated device is 403 ' +
-      'access-denied (data.reason resource_locked). Every field is optional: `{}` is a keep-alive that moves ' +
-      'only last_seen_at.',
-    examples: {
-      request: {
-        recorded_at: '2026-06-11T07:42:10Z',
-        location: { latitude: 52.5602, longitude: 13.2877 },
-        connectivity: 'ONLINE',
-        battery_level: 87,
-      },
-      response: { device_id: deviceId, received_at: '2026-06-11T07:42:12Z', current_state_updated: true },
-    },
-    params: idParams,
-    body: DeviceTelemetrySchema,
-    success: { status: 202, description: 'Stored.', schema: DeviceIntakeAcceptedSchema },
   },
 ] as const satisfies readonly RouteSpec[];

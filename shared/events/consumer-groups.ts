@@ -1,0 +1,12 @@
+/**
+ * The names of the stream's consumer groups (consumers.ts says what each group holds). Apart
+ * from the consumers, so that what only needs the names (the bundle benchmark, which measures
+ * one stream processor per group) does not load every consumer and its AWS clients.
+ */
+export const consumerGroupNames = ['records', 'live'] as const;
+
+export type ConsumerGroup = (typeof consumerGroupNames)[number];
+
+export function isConsumerGroup(name: string | undefined): name is ConsumerGroup {
+  return (consumerGroupNames as readonly (string | undefined)[]).includes(name);
+}
