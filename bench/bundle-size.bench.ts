@@ -169,6 +169,16 @@ async function main(): Promise<void> {
       ),
     );
   }
+  const deployed = results.filter((r) => r.variant === 'bundled SDK');
+  const [first] = deployed;
+  if (first) {
+    const largest = deployed.reduce((a, b) => (b.sizeKb > a.sizeKb ? b : a), first);
+    const slowest = deployed.reduce((a, b) => (b.importMs > a.importMs ? b : a), first);
+    console.log(
+      `\n| largest Lambda bundle / slowest cold import | ${largest.sizeKb.toFixed(0)} KB (${largest.name}) / ` +
+        `${slowest.importMs.toFixed(0)} ms (${slowest.name}) | <= ${sizeGoalKb} KB / <= ${importGoalMs} ms |`,
+    );
+  }
   console.log(
     `\nGoal for every function: <= ${sizeGoalKb} KB minified, <= ${importGoalMs} ms import ` +
       '(with --enable-source-maps, as deployed). What a bundle holds: --why <function>.',

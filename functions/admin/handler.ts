@@ -1,7 +1,7 @@
 /** The admin control plane (`/admin-v1`): parse, call the domain, respond. */
 import * as admin from '../../shared/domain/workspaces/workspace-admin.service.ts';
 import { header } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { adminRoutes } from '../../shared/routes/groups/admin.routes.ts';
 
 const workspacePath = (id: string) => `/admin-v1/workspaces/${id}`;

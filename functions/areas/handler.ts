@@ -1,6 +1,6 @@
 /** Areas: parse, call the domain, respond. */
 import * as areas from '../../shared/domain/areas/area.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { areaRoutes } from '../../shared/routes/groups/areas.routes.ts';
 
 export const handler = createGroupHandler(areaRoutes, {

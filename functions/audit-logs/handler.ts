@@ -1,6 +1,6 @@
 /** Audit logs: read-only listing of the projection the stream consumer writes. */
 import { listAuditLogs } from '../../shared/domain/audit-logs/audit-log.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { auditLogRoutes } from '../../shared/routes/groups/audit-logs.routes.ts';
 
 export const handler = createGroupHandler(auditLogRoutes, {

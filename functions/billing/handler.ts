@@ -2,7 +2,7 @@
 import { providerChoice } from '../../shared/billing/payment-provider.ts';
 import * as billing from '../../shared/domain/billing/billing.service.ts';
 import { bodyText, header } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { ProblemError } from '../../shared/http/problem.ts';
 import { billingRoutes } from '../../shared/routes/groups/billing.routes.ts';
 

@@ -1,6 +1,6 @@
 /** Cases: parse, call the domain, respond. */
 import * as cases from '../../shared/domain/cases/case.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { caseRoutes } from '../../shared/routes/groups/cases.routes.ts';
 
 export const handler = createGroupHandler(caseRoutes, {

@@ -8,7 +8,7 @@ import {
 import { commentCounts, listComments, markRead } from '../../shared/domain/comments/comment-list.ts';
 import { mentionSuggestions } from '../../shared/domain/comments/comment-mentions.ts';
 import { addReaction, removeReaction } from '../../shared/domain/comments/comment-reactions.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { commentRoutes } from '../../shared/routes/groups/comments.routes.ts';

@@ -1,6 +1,6 @@
 /** Custom objects: parse, call the domain, respond. */
 import * as definitions from '../../shared/domain/custom-objects/definition.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { customObjectInstanceRoutes } from '../../shared/routes/groups/custom-object-instances.routes.ts';
 import { customObjectRelationRoutes } from '../../shared/routes/groups/custom-object-relations.routes.ts';
 import { customObjectRoutes } from '../../shared/routes/groups/custom-objects.routes.ts';

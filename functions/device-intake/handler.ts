@@ -8,7 +8,7 @@ import {
   type IntakeCaller,
 } from '../../shared/domain/devices/device-intake.service.ts';
 import { header } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { deviceIntakeRoutes } from '../../shared/routes/groups/device-intake.routes.ts';
 
 export const handler = createGroupHandler(

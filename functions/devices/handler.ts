@@ -3,7 +3,7 @@ import * as devices from '../../shared/domain/devices/device.service.ts';
 import { listDevices } from '../../shared/domain/devices/device-list.ts';
 import * as setup from '../../shared/domain/devices/device-setup.service.ts';
 import { supportedKinds } from '../../shared/domain/devices/supported-kinds.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { deviceRoutes } from '../../shared/routes/groups/devices.routes.ts';
 
 const withState = (include: readonly string[] | undefined) => include?.includes('current_state') ?? false;

@@ -3,7 +3,7 @@
 import { runGraphQL } from '../../shared/graphql/execute.ts';
 import { workspaceSchema } from '../../shared/graphql/schema-cache.ts';
 import { header } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { graphqlRoutes } from '../../shared/routes/groups/graphql.routes.ts';
 
 export const handler = createGroupHandler(graphqlRoutes, {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiEvent, ApiResult } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler, usableCorrelationId } from '../../shared/http/operation-kernel.ts';
+import { createKernelHandler, usableCorrelationId } from '../../shared/http/operation-kernel.ts';
 import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
@@ -20,7 +20,8 @@ import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
 // (tens of ms of a cold start): they are imported by the requests that need them, so health
 // checks and problem-type pages start without them.
 
-export const handler = createGroupHandler(platformRoutes, {
+// No bearer or admin routes: the kernel without authenticators (group-handler.ts).
+export const handler = createKernelHandler(platformRoutes, {
   'platform.health': async () => ({ body: { status: 'ok' as const } }),
   'platform.openapi': async () => ({
     body: (await import('../../shared/openapi/openapi-document.ts')).openApiDocument(),

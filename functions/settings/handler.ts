@@ -1,6 +1,6 @@
 /** Settings singletons: parse, call the domain, respond. */
 import { getSettings, updateSettings } from '../../shared/domain/settings/settings.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { settingsRoutes } from '../../shared/routes/groups/settings.routes.ts';
 
 export const handler = createGroupHandler(settingsRoutes, {

@@ -1,6 +1,6 @@
 /** Skill definitions: parse, call the domain, respond. */
 import * as skills from '../../shared/domain/skills/skill.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { skillRoutes } from '../../shared/routes/groups/skills.routes.ts';
 
 export const handler = createGroupHandler(skillRoutes, {

@@ -1,6 +1,6 @@
 /** Tags: parse, call the domain, respond. */
 import * as tags from '../../shared/domain/tags/tag.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { tagRoutes } from '../../shared/routes/groups/tags.routes.ts';
 
 export const handler = createGroupHandler(tagRoutes, {

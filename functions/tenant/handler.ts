@@ -1,6 +1,7 @@
 /** Tenant: the workspace's own record, and its logo and favicon uploads (uploads.ts). */
 import * as tenant from '../../shared/domain/tenant/tenant.service.ts';
-import { createGroupHandler, type GroupImplementation } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
+import type { GroupImplementation } from '../../shared/http/operation-kernel.ts';
 import { tenantRoutes } from '../../shared/routes/groups/tenant.routes.ts';
 import { tenantUploadRoutes } from '../../shared/routes/groups/tenant-uploads.routes.ts';
 import { uploadOperations } from './uploads.ts';

@@ -1,6 +1,6 @@
 /** Tours: parse, call the domain, respond. */
 import * as tours from '../../shared/domain/tours/tour.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { tourRoutes } from '../../shared/routes/groups/tours.routes.ts';
 
 export const handler = createGroupHandler(tourRoutes, {

@@ -5,7 +5,7 @@ import * as users from '../../shared/domain/users/user.service.ts';
 import * as lifecycle from '../../shared/domain/users/user-lifecycle.ts';
 import { listUsers } from '../../shared/domain/users/user-list.ts';
 import { header } from '../../shared/http/api-gateway.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { userRoutes } from '../../shared/routes/groups/users.routes.ts';
 
 export const handler = createGroupHandler(userRoutes, {

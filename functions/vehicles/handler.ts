@@ -1,6 +1,6 @@
 /** Vehicles: parse, call the domain, respond. */
 import * as vehicles from '../../shared/domain/vehicles/vehicle.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { vehicleRoutes } from '../../shared/routes/groups/vehicles.routes.ts';
 
 export const handler = createGroupHandler(vehicleRoutes, {

@@ -1,7 +1,7 @@
 /** Webhooks: parse, call the domain, respond. */
 import * as deliveries from '../../shared/domain/webhooks/webhook-delivery.service.ts';
 import * as endpoints from '../../shared/domain/webhooks/webhook-endpoint.service.ts';
-import { createGroupHandler } from '../../shared/http/operation-kernel.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { webhookRoutes } from '../../shared/routes/groups/webhooks.routes.ts';
 
 export const handler = createGroupHandler(webhookRoutes, {

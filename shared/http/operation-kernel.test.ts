@@ -9,7 +9,8 @@ import * as z from 'zod';
 import { config } from '../config.ts';
 import type { ApiEvent, ApiResult } from './api-gateway.ts';
 import { text } from './fields.ts';
-import { createGroupHandler } from './operation-kernel.ts';
+import { createGroupHandler } from './group-handler.ts';
+import { createKernelHandler } from './operation-kernel.ts';
 import type { RouteSpec } from './route-spec.ts';
 
 const NoteBody = z.object({ title: text(), count: z.int().optional() });
@@ -516,6 +517,15 @@ describe('Function: createGroupHandler', () => {
         status: 404,
         instance: '/elsewhere',
       });
+    });
+  });
+
+  describe('authenticators', () => {
+    it('refuses to build a group whose bearer route would have no authenticator', () => {
+      const bearerRoute = { ...testRoutes[0], operationId: 'notes.secret', auth: 'bearer' } as const;
+      expect(() => createKernelHandler([bearerRoute], { 'notes.secret': async () => ({}) })).toThrow(
+        'notes.secret: no authenticator for auth bearer',
+      );
     });
   });
 });

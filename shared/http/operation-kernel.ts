@@ -13,8 +13,7 @@ import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { type AdminCaller, type AdminContext, authenticateAdminOrThrow } from '../auth/admin-authenticate.ts';
-import { authenticateOrThrow } from '../auth/authenticate.ts';
+import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
 import { enterLogContext, type LogContext } from '../observability/logger.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
@@ -133,17 +132,40 @@ export function usableCorrelationId(value: string | undefined): string | undefin
   return value && /^[\x21-\x7e]{1,200}$/.test(value) ? value : undefined;
 }
 
-export function createGroupHandler<R extends RouteSpec>(
+export interface KernelOptions {
+  /**
+   * Routes with auth `device`: checks the request's device credential before its input is
+   * validated (a stranger learns nothing from 422s) and hands the operation what it found.
+   */
+  authenticateDevice?: (event: ApiEvent) => Promise<unknown>;
+  /** Routes with auth `bearer`: token → principal → workspace → grants (group-handler.ts). */
+  authenticateBearer?: (authorization: string | undefined, route: RouteSpec) => Promise<Principal>;
+  /** Routes with auth `admin`: an admin-realm token (group-handler.ts). */
+  authenticateAdmin?: (authorization: string | undefined) => Promise<AdminCaller>;
+}
+
+/**
+ * The kernel with the authenticators it is given, and no others: it imports none itself, so a
+ * group without bearer or admin routes (platform: health, the document, the fallback) bundles
+ * neither the token verifier nor the directory store and its DynamoDB client. Groups use
+ * `createGroupHandler` (group-handler.ts), which passes both.
+ */
+export function createKernelHandler<R extends RouteSpec>(
   routes: readonly R[],
   implementation: GroupImplementation<R>,
-  options: {
-    /**
-     * Routes with auth `device`: checks the request's device credential before its input is
-     * validated (a stranger learns nothing from 422s) and hands the operation what it found.
-     */
-    authenticateDevice?: (event: ApiEvent) => Promise<unknown>;
-  } = {},
+  options: KernelOptions = {},
 ): ApiHandler {
+  for (const route of routes) {
+    const needed =
+      route.auth === 'bearer'
+        ? options.authenticateBearer
+        : route.auth === 'admin'
+          ? options.authenticateAdmin
+          : route.auth === 'device'
+            ? options.authenticateDevice
+            : true;
+    if (!needed) throw new Error(`${route.operationId}: no authenticator for auth ${route.auth}`);
+  }
   const byRouteKey = new Map<string, R>(routes.map((route) => [`${route.method} ${route.path}`, route]));
   const operations = implementation as unknown as Record<string, OperationHandler<RouteSpec>>;
 
@@ -183,14 +205,16 @@ export function createGroupHandler<R extends RouteSpec>(
   const authentication: Middleware = {
     before: async (request: KernelRequest) => {
       const state = request.context.fsm;
+      // Each authenticator is there: checked per route when the handler was created.
       if (state.route?.auth === 'bearer') {
-        state.principal = await authenticateOrThrow(header(request.event, 'authorization'), state.route);
+        state.principal = await options.authenticateBearer?.(
+          header(request.event, 'authorization'),
+          state.route,
+        );
       } else if (state.route?.auth === 'admin') {
-        state.admin = await authenticateAdminOrThrow(header(request.event, 'authorization'));
+        state.admin = await options.authenticateAdmin?.(header(request.event, 'authorization'));
       } else if (state.route?.auth === 'device') {
-        if (!options.authenticateDevice)
-          throw new Error(`${state.route.operationId}: no device authentication`);
-        state.device = await options.authenticateDevice(request.event);
+        state.device = await options.authenticateDevice?.(request.event);
       }
     },
   };
