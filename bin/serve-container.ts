@@ -27,6 +27,7 @@ import {
   TagQueueCommand,
 } from '@aws-sdk/client-sqs';
 import { deadlineConfig, withTotalDeadline } from '../shared/aws/client-deadlines.ts';
+import { withoutPerCallExtras } from '../shared/aws/lean-client.ts';
 import { config } from '../shared/config.ts';
 import { tableIdentityDirectory } from '../shared/data/directory.store.ts';
 import { accountService } from '../shared/domain/users/account.service.ts';
@@ -84,7 +85,10 @@ function streamClients() {
       : {}),
     ...deadlineConfig(),
   };
-  return { sns: withTotalDeadline(new SNSClient(options)), sqs: withTotalDeadline(new SQSClient(options)) };
+  return {
+    sns: withTotalDeadline(withoutPerCallExtras(new SNSClient(options))),
+    sqs: withTotalDeadline(withoutPerCallExtras(new SQSClient(options))),
+  };
 }
 
 function isMissingQueue(error: unknown): boolean {

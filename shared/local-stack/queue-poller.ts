@@ -12,6 +12,7 @@ import {
   SendMessageCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
+import { withoutPerCallExtras } from '../aws/lean-client.ts';
 import { LOCAL_CREDENTIALS } from './create-resources.ts';
 
 export interface QueuePollerOptions {
@@ -32,7 +33,9 @@ export interface QueuePoller {
 }
 
 export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
-  const sqs = new SQSClient({ endpoint: opts.endpoint, region: opts.region, credentials: LOCAL_CREDENTIALS });
+  const sqs = withoutPerCallExtras(
+    new SQSClient({ endpoint: opts.endpoint, region: opts.region, credentials: LOCAL_CREDENTIALS }),
+  );
   const abort = new AbortController();
   const maxReceives = opts.maxReceives ?? 5;
   let stopped = false;

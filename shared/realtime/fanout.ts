@@ -17,6 +17,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
+import { withoutPerCallExtras } from '../aws/lean-client.ts';
 import { config } from '../config.ts';
 import type { EventConsumer } from '../events/consumers.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
@@ -33,7 +34,7 @@ function clientOptions(endpoint: string | undefined) {
 
 let sns: SNSClient | undefined;
 const snsClient = () => {
-  sns ??= withTotalDeadline(new SNSClient(clientOptions(config().endpoints.sqs)));
+  sns ??= withTotalDeadline(withoutPerCallExtras(new SNSClient(clientOptions(config().endpoints.sqs))));
   return sns;
 };
 
@@ -95,10 +96,12 @@ export async function subscribeNode(opts: {
 }): Promise<StreamSubscription> {
   // Long polls wait up to 2 s by design: the request deadline must be longer than the wait,
   // or a poll that was about to return messages is cut off and they stay hidden.
-  const sqs = new SQSClient({
-    ...clientOptions(config().endpoints.sqs),
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-  });
+  const sqs = withoutPerCallExtras(
+    new SQSClient({
+      ...clientOptions(config().endpoints.sqs),
+      requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
+    }),
+  );
   const node = `${opts.queuePrefix}-${randomUUID().slice(0, 8)}`;
   const { QueueUrl } = await sqs.send(
     new CreateQueueCommand({

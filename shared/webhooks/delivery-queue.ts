@@ -7,6 +7,7 @@
  */
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
+import { withoutPerCallExtras } from '../aws/lean-client.ts';
 import { config } from '../config.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { maxDelaySeconds } from './retry-schedule.ts';
@@ -19,13 +20,15 @@ function sqs(): SQSClient {
   if (client) return client;
   const { endpoints, region } = config();
   client = withTotalDeadline(
-    new SQSClient({
-      region,
-      ...(endpoints.sqs
-        ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-      ...deadlineConfig(),
-    }),
+    withoutPerCallExtras(
+      new SQSClient({
+        region,
+        ...(endpoints.sqs
+          ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+          : {}),
+        ...deadlineConfig(),
+      }),
+    ),
   );
   return client;
 }
