@@ -7,13 +7,9 @@
  * request in flight: GET /api/v2/cases page 0 (default order), filtered by one status, and a
  * deep page, p50/p95 with the DynamoDB calls and read units of one page. Prints figures only.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { startService } from '../test/support/service-process.ts';
+import { startSeededService } from './support/seeded-service.ts';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string', default: '1000,100000' }, samples: { type: 'string', default: '30' } },
@@ -21,57 +17,16 @@ const { values } = parseArgs({
 const sizes = values.sizes.split(',').map(Number);
 const samples = Number(values.samples);
 
-const dataDir = await mkdtemp(join(tmpdir(), 'fsm-cases-bench-'));
-const seedFile = join(dataDir, 'seed.json');
-await writeFile(
-  seedFile,
-  JSON.stringify({
-    workspaces: [
-      {
-        name: 'Case bench',
-        realm: 'shared',
-        status: 'ACTIVE',
-        clients: [{ client_id: 'cases-bench', client_secret: 'cases-bench-secret', roles: ['admin'] }],
-      },
-    ],
-  }),
-);
-const service = await startService(
-  {
-    DATA_DIR: join(dataDir, 'data'),
-    FSM_SEED: seedFile,
-    FSM_REPORT_DYNAMODB_CALLS: 'true',
-    FSM_ADMIN_CLIENT_SECRET: randomBytes(16).toString('hex'),
-    LOG_LEVEL: 'error',
-  },
-  120_000,
-);
-
-// The data layer of this process talks to the service's DynamoDB Local.
-Object.assign(process.env, {
-  FSM_DYNAMODB_ENDPOINT: service.dynamodbEndpoint,
-  FSM_TABLE_NAME: 'fsm',
-  AWS_REGION: 'eu-central-1',
-});
-const { resetConfig } = await import('../shared/config.ts');
-resetConfig();
+const client = { client_id: 'cases-bench', client_secret: 'cases-bench-secret' };
+const bench = await startSeededService('cases', [{ name: 'Case bench', clients: [client] }]);
+const { service } = bench;
 const { caseList, workspaceScope } = await import('../shared/data/lists.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { caseStore } = await import('../shared/data/stores.ts');
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
 type Case = import('../shared/domain/cases/case.schema.ts').Case;
 
-async function token(): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'cases-bench',
-      client_secret: 'cases-bench-secret',
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const token = () => bench.token(client);
 
 const statuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELLED'] as const;
 const priorities = ['LOW', 'NORMAL', 'HIGH', 'URGENT'] as const;
@@ -190,6 +145,5 @@ try {
     );
   }
 } finally {
-  await service.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }

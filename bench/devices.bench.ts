@@ -22,14 +22,11 @@
  *    geographic index entry), because 10,000 API creates plus intake reports take long locally.
  * Prints figures; asserts nothing.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { startService } from '../test/support/service-process.ts';
+import { type BenchClient, startSeededService } from './support/seeded-service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,47 +50,12 @@ const clients = {
   lists: { client_id: 'devices-lists-bench', client_secret: 'devices-lists-bench-secret' },
 };
 
-const dataDir = await mkdtemp(join(tmpdir(), 'fsm-devices-bench-'));
-const seedFile = join(dataDir, 'seed.json');
-await writeFile(
-  seedFile,
-  JSON.stringify({
-    workspaces: [
-      {
-        name: 'Device intake bench',
-        realm: 'shared',
-        status: 'ACTIVE',
-        clients: [{ ...clients.intake, roles: ['admin'] }],
-      },
-      // Its devices are loaded through the data layer only: no API create takes a natural_id.
-      {
-        name: 'Device list bench',
-        realm: 'shared',
-        status: 'ACTIVE',
-        clients: [{ ...clients.lists, roles: ['admin'] }],
-      },
-    ],
-  }),
-);
-const service = await startService(
-  {
-    DATA_DIR: join(dataDir, 'data'),
-    FSM_SEED: seedFile,
-    FSM_REPORT_DYNAMODB_CALLS: 'true',
-    FSM_ADMIN_CLIENT_SECRET: randomBytes(16).toString('hex'),
-    LOG_LEVEL: 'error',
-  },
-  120_000,
-);
-
-// The data layer of this process talks to the service's DynamoDB Local.
-Object.assign(process.env, {
-  FSM_DYNAMODB_ENDPOINT: service.dynamodbEndpoint,
-  FSM_TABLE_NAME: 'fsm',
-  AWS_REGION: 'eu-central-1',
-});
-const { resetConfig } = await import('../shared/config.ts');
-resetConfig();
+const bench = await startSeededService('devices', [
+  { name: 'Device intake bench', clients: [clients.intake] },
+  // Its devices are loaded through the data layer only: no API create takes a natural_id.
+  { name: 'Device list bench', clients: [clients.lists] },
+]);
+const { service } = bench;
 const { deviceList, workspaceScope } = await import('../shared/data/lists.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { keys } = await import('../shared/data/keys.ts');
@@ -150,16 +112,7 @@ function call(method: string, path: string, authorization: string, body?: unknow
   });
 }
 
-async function token(client: { client_id: string; client_secret: string }): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', ...client }),
-  });
-  const body = (await response.json()) as { access_token?: string };
-  if (!body.access_token)
-    throw new Error(`token of ${client.client_id}: ${response.status} ${JSON.stringify(body)}`);
-  return body.access_token;
-}
+const token = (client: BenchClient) => bench.token(client);
 
 function workspaceOf(jwt: string): string {
   const claims = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<
@@ -594,6 +547,5 @@ try {
   }
 } finally {
   agent.destroy();
-  await service.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }

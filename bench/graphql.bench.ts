@@ -23,13 +23,9 @@
  *    at 100,000 invoices; goal ≤ 50 ms at 100,000, growth ≤ 2×.
  * Prints figures only.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import { startService } from '../test/support/service-process.ts';
+import { startSeededService } from './support/seeded-service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,40 +38,9 @@ const samples = Number(values.samples);
 const large = Number(values.large);
 const changes = Number(values.changes);
 
-const dataDir = await mkdtemp(join(tmpdir(), 'fsm-graphql-bench-'));
-const seedFile = join(dataDir, 'seed.json');
-await writeFile(
-  seedFile,
-  JSON.stringify({
-    workspaces: [
-      {
-        name: 'GraphQL bench',
-        realm: 'shared',
-        status: 'ACTIVE',
-        clients: [{ client_id: 'graphql-bench', client_secret: 'graphql-bench-secret', roles: ['admin'] }],
-      },
-    ],
-  }),
-);
-const service = await startService(
-  {
-    DATA_DIR: join(dataDir, 'data'),
-    FSM_SEED: seedFile,
-    FSM_REPORT_DYNAMODB_CALLS: 'true',
-    FSM_ADMIN_CLIENT_SECRET: randomBytes(16).toString('hex'),
-    LOG_LEVEL: 'error',
-  },
-  120_000,
-);
-
-// The data layer of this process talks to the service's DynamoDB Local.
-Object.assign(process.env, {
-  FSM_DYNAMODB_ENDPOINT: service.dynamodbEndpoint,
-  FSM_TABLE_NAME: 'fsm',
-  AWS_REGION: 'eu-central-1',
-});
-const { resetConfig } = await import('../shared/config.ts');
-resetConfig();
+const client = { client_id: 'graphql-bench', client_secret: 'graphql-bench-secret' };
+const bench = await startSeededService('graphql', [{ name: 'GraphQL bench', clients: [client] }]);
+const { service } = bench;
 const { workspaceScope } = await import('../shared/data/lists.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { instanceList } = await import('../shared/data/instance-list.ts');
@@ -83,17 +48,7 @@ const { instanceStore, linkAttribute } = await import('../shared/data/instance.s
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
 type Definition = import('../shared/domain/custom-objects/definition.schema.ts').CustomObjectDefinition;
 
-async function token(): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: 'graphql-bench',
-      client_secret: 'graphql-bench-secret',
-    }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const token = () => bench.token(client);
 
 async function api(bearer: string, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${service.baseUrl}${path}`, {
@@ -407,6 +362,5 @@ try {
     '≤ 12 calls',
   );
 } finally {
-  await service.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  await bench.stop();
 }

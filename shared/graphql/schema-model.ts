@@ -324,30 +324,23 @@ function relationEdges(
     const b = typeOfDefinition.get(relation.b?.definition_id);
     if (!a || !b) continue;
     // A side's slug names it as the other side reaches it; a hidden side cannot be reached.
-    if (!relation.b.is_hidden) {
-      const description = text(relation.b.title);
+    const edge = (side: 'a' | 'b', source: string, target: string): void => {
+      const far = side === 'a' ? relation.b : relation.a;
+      const near = side === 'a' ? relation.a : relation.b;
+      if (far.is_hidden) return;
+      const description = text(far.title);
       edges.push({
-        source: a,
-        field: graphqlName(relation.b.slug),
-        target: b,
-        many: relation.a.cardinality === 'MANY',
-        side: 'a',
+        source,
+        field: graphqlName(far.slug),
+        target,
+        many: near.cardinality === 'MANY',
+        side,
         relationId: relation.id,
         ...(description ? { description } : {}),
       });
-    }
-    if (!relation.a.is_hidden) {
-      const description = text(relation.a.title);
-      edges.push({
-        source: b,
-        field: graphqlName(relation.a.slug),
-        target: a,
-        many: relation.b.cardinality === 'MANY',
-        side: 'b',
-        relationId: relation.id,
-        ...(description ? { description } : {}),
-      });
-    }
+    };
+    edge('a', a, b);
+    edge('b', b, a);
   }
   const key = (edge: RelationEdge) =>
     JSON.stringify([edge.source, edge.field, edge.target, edge.many, edge.side, edge.description ?? '']);

@@ -81,17 +81,19 @@ function reactionsOf(comment: StoredComment, mine: (name: string) => boolean) {
   });
 }
 
-export function toComment(comment: StoredComment, view: ReaderView): Comment {
-  const live = !comment.is_deleted;
-  const author = view.people.get(comment.author_id);
+/**
+ * What the API's comment and the events' comment share, in the published key order (a
+ * tombstone's body left out). The readers' view and the event object add their own fields.
+ */
+function sharedFieldsOf(comment: StoredComment) {
   return {
     id: comment.id,
     target_type: comment.target_type,
     target_id: comment.target_id,
     ...(comment.parent_comment_id ? { parent_comment_id: comment.parent_comment_id } : {}),
     root_comment_id: comment.root_comment_id,
-    ...(live ? { body_markdown: comment.body_markdown } : {}),
-    author: { id: comment.author_id, ...nameOf(author), is_deleted: author === undefined },
+    ...(comment.is_deleted ? {} : { body_markdown: comment.body_markdown }),
+    author: { id: comment.author_id },
     created_at: comment.created_at,
     updated_at: comment.updated_at,
     lock_version: comment.lock_version,
@@ -99,6 +101,15 @@ export function toComment(comment: StoredComment, view: ReaderView): Comment {
     is_moderated: comment.is_moderated,
     is_deleted: comment.is_deleted,
     is_deleted_by_moderator: comment.is_deleted_by_moderator,
+  };
+}
+
+export function toComment(comment: StoredComment, view: ReaderView): Comment {
+  const live = !comment.is_deleted;
+  const author = view.people.get(comment.author_id);
+  return {
+    ...sharedFieldsOf(comment),
+    author: { id: comment.author_id, ...nameOf(author), is_deleted: author === undefined },
     is_unread: isUnread(comment, view),
     reactions: live ? reactionsOf(comment, (name) => view.myReactions.has(`${comment.id}#${name}`)) : [],
     mentions: live
@@ -130,20 +141,7 @@ export function toComment(comment: StoredComment, view: ReaderView): Comment {
 export function eventObjectOf(comment: StoredComment): Record<string, unknown> {
   const live = !comment.is_deleted;
   return {
-    id: comment.id,
-    target_type: comment.target_type,
-    target_id: comment.target_id,
-    ...(comment.parent_comment_id ? { parent_comment_id: comment.parent_comment_id } : {}),
-    root_comment_id: comment.root_comment_id,
-    ...(live ? { body_markdown: comment.body_markdown } : {}),
-    author: { id: comment.author_id },
-    created_at: comment.created_at,
-    updated_at: comment.updated_at,
-    lock_version: comment.lock_version,
-    is_edited: comment.is_edited,
-    is_moderated: comment.is_moderated,
-    is_deleted: comment.is_deleted,
-    is_deleted_by_moderator: comment.is_deleted_by_moderator,
+    ...sharedFieldsOf(comment),
     reactions: live ? reactionsOf(comment, () => false).map(({ emoji, count }) => ({ emoji, count })) : [],
     mentions: live ? (comment.mention_ids ?? []).map((id) => ({ user_id: id })) : [],
     attachments: live
