@@ -16,7 +16,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
-import { DataError } from './data-error.ts';
+import { DataError, storedVersionOf } from './data-error.ts';
 import { itemMeta, listVersion } from './keys.ts';
 
 export interface Key {
@@ -708,8 +708,12 @@ export async function writeItem(write: TableWrite): Promise<void> {
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') {
       if (write.kind === 'create')
         throw new DataError('already-exists', 'the key is already taken', { cause: error });
-      throw (error as { Item?: unknown }).Item
-        ? new DataError('version-conflict', 'the stored version differs', { cause: error })
+      const stored = (error as { Item?: unknown }).Item;
+      throw stored
+        ? new DataError('version-conflict', 'the stored version differs', {
+            cause: error,
+            storedVersion: storedVersionOf(stored),
+          })
         : new DataError('not-found', 'the item does not exist', { cause: error });
     }
     translate(error, 'write');
@@ -745,7 +749,10 @@ export async function transactWrite(requested: readonly TableWrite[]): Promise<v
           if (write.kind === 'create')
             throw new DataError('already-exists', 'the key is already taken', { cause: error });
           throw reason.Item
-            ? new DataError('version-conflict', 'the stored version differs', { cause: error })
+            ? new DataError('version-conflict', 'the stored version differs', {
+                cause: error,
+                storedVersion: storedVersionOf(reason.Item),
+              })
             : new DataError('not-found', 'the item does not exist', { cause: error });
         }
         if (reason.Code === 'TransactionConflict') {

@@ -42,7 +42,9 @@ async function updateWithRetries<T extends Timestamped>(params: {
     const current = await params.load();
     if (!current) throw notFound();
     const expected = params.expectedVersion;
-    if (expected !== undefined && expected !== null && expected !== current.lock_version) throw conflict();
+    if (expected !== undefined && expected !== null && expected !== current.lock_version) {
+      throw conflict(undefined, current.lock_version);
+    }
     const next = {
       ...params.apply(current),
       id: current.id,
@@ -61,7 +63,9 @@ async function updateWithRetries<T extends Timestamped>(params: {
         await backoff(attempt);
         continue;
       }
-      if (error.code === 'version-conflict') throw conflict();
+      if (error.code === 'version-conflict') {
+        throw conflict(undefined, error.storedVersion ?? (await params.load())?.lock_version);
+      }
       throw error;
     }
   }

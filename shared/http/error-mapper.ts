@@ -6,7 +6,7 @@ import { DataError, type DataErrorCode } from '../data/data-error.ts';
 import { MailError } from '../mail/mail-error.ts';
 import { logger } from '../observability/logger.ts';
 import { SmsError } from '../sms/sms-error.ts';
-import { ProblemError } from './problem.ts';
+import { conflict, ProblemError } from './problem.ts';
 
 function fromDataError(error: DataError): ProblemError {
   const code: DataErrorCode = error.code;
@@ -14,7 +14,7 @@ function fromDataError(error: DataError): ProblemError {
     case 'not-found':
       return new ProblemError('not-found', { detail: 'No resource with this id exists.' });
     case 'version-conflict':
-      return new ProblemError('resource-conflict', { detail: 'The resource was changed by someone else.' });
+      return conflict('The resource was changed by someone else.', error.storedVersion);
     case 'already-exists':
       return new ProblemError('resource-conflict', {
         detail: 'A resource with these unique values already exists.',

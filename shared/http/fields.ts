@@ -167,6 +167,7 @@ export function systemManaged(description: string) {
           code: 'custom',
           input: ctx.value,
           message: 'is system-managed and cannot be written',
+          params: { fieldErrorType: 'field-unknown' } satisfies FieldIssueParams,
         });
       }
     })

@@ -15,7 +15,7 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
-import { enterLogContext, type LogContext } from '../observability/logger.ts';
+import { enterLogContext, type LogContext, logger } from '../observability/logger.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
 import { toProblemError } from './error-mapper.ts';
@@ -26,7 +26,7 @@ import { parseQueryString } from './query-string.ts';
 import type { AuthenticatedContext, Principal, RequestContext } from './request-context.ts';
 import { jsonResult, type OperationResult, problemResult } from './responses.ts';
 import type { RouteSpec } from './route-spec.ts';
-import { parseOrThrow } from './validation.ts';
+import { boundedValidationProblem, parseOrThrow, toPointer } from './validation.ts';
 
 type Output<R, K extends string, Default> = R extends { readonly [P in K]: infer S extends z.ZodType }
   ? z.output<S>
@@ -53,6 +53,8 @@ export type GroupImplementation<R extends RouteSpec> = {
 };
 
 interface KernelState {
+  /** performance.now() when the request entered the kernel, for its log line. */
+  startedAt: number;
   requestId: string;
   correlationId: string;
   route?: RouteSpec;
@@ -114,11 +116,58 @@ function parseInputOrThrow(event: ApiEvent, route: RouteSpec) {
     if (!result.success) throw new ProblemError('not-found', { detail: 'No resource with this id exists.' });
     params = result.data;
   }
-  const { input, errors } = queryObjectFor(route.query, parseQueryString(event.rawQueryString));
-  if (errors.length > 0) throw validationProblem(errors);
-  const query = route.query ? parseOrThrow(route.query, input, 'query') : {};
-  const body = route.body ? parseOrThrow(route.body, parseBodyOrThrow(event, route), 'body') : undefined;
-  return { params, query, body };
+  // Pages for people (the reference page and its assets) take whatever their scripts append.
+  if (route.published !== false) {
+    const { input, errors } = queryObjectFor(route.query, parseQueryString(event.rawQueryString));
+    if (errors.length > 0) throw validationProblem(errors);
+    const query = route.query ? parseOrThrow(route.query, input, 'query') : {};
+    const body = route.body ? parseOrThrow(route.body, parseBodyOrThrow(event, route), 'body') : undefined;
+    if (!route.body) refuseUnexpectedBody(event);
+    return { params, query, body };
+  }
+  return { params, query: {}, body: undefined };
+}
+
+/**
+ * An operation without a body (DELETE, bodyless actions) refuses one that says something: the
+ * caller believes it asked for more than the operation does. Nothing, whitespace, `{}` and
+ * `null` say nothing (clients send them for "no body").
+ */
+function refuseUnexpectedBody(event: ApiEvent): void {
+  const text = bodyText(event)?.trim();
+  if (!text) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+    return;
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    throw boundedValidationProblem(
+      Object.keys(body).map((key) => ({
+        type: 'field-unknown',
+        pointer: toPointer([key]),
+        detail: 'is not a field of this operation: it takes no body',
+      })),
+    );
+  }
+  throw validationProblem([{ type: 'field-invalid', pointer: '#', detail: 'this operation takes no body' }]);
+}
+
+/**
+ * One line per request at info: what an operator scans first (method, route template, status,
+ * duration); request-id, correlation-id and operation id come from the log context.
+ */
+function logRequest(event: ApiEvent, state: KernelState, status: number | undefined): void {
+  logger.info('request', {
+    method: event.requestContext?.http?.method ?? event.routeKey.split(' ')[0],
+    route: state.route?.path ?? event.rawPath,
+    status,
+    ms: Math.round((performance.now() - state.startedAt) * 10) / 10,
+  });
 }
 
 /** How long before the function's timeout a still-running operation gives up with a 503. */
@@ -176,7 +225,7 @@ export function createKernelHandler<R extends RouteSpec>(
         usableCorrelationId(
           header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id'),
         ) ?? requestId;
-      request.context.fsm = { requestId, correlationId };
+      request.context.fsm = { startedAt: performance.now(), requestId, correlationId };
       const logContext: LogContext = { requestId, correlationId };
       enterLogContext(logContext);
       const route = byRouteKey.get(request.event.routeKey);
@@ -186,9 +235,10 @@ export function createKernelHandler<R extends RouteSpec>(
     },
     after: (request: KernelRequest) => {
       if (request.response) Object.assign(request.response.headers, idHeaders(request.context.fsm));
+      logRequest(request.event, request.context.fsm, request.response?.statusCode);
     },
     onError: (request: KernelRequest) => {
-      request.context.fsm ??= { requestId: randomUUID(), correlationId: '' };
+      request.context.fsm ??= { startedAt: performance.now(), requestId: randomUUID(), correlationId: '' };
       const state = request.context.fsm;
       state.correlationId ||= state.requestId;
       const problem = toProblemError(request.error, {
@@ -199,6 +249,7 @@ export function createKernelHandler<R extends RouteSpec>(
       const result = problemResult(problem, request.event.rawPath);
       Object.assign(result.headers, idHeaders(state));
       request.response = result;
+      logRequest(request.event, state, result.statusCode);
     },
   };
 

@@ -98,6 +98,16 @@ export function notFound(detail = 'No resource with this id exists.'): ProblemEr
   return new ProblemError('not-found', { detail });
 }
 
-export function conflict(detail = 'lock_version does not match the stored version.'): ProblemError {
-  return new ProblemError('resource-conflict', { detail });
+/**
+ * A lock_version mismatch. `data.current_lock_version` tells the caller which version to read
+ * (or to send again, after merging) without another round trip, when it is known.
+ */
+export function conflict(
+  detail = 'lock_version does not match the stored version.',
+  currentVersion?: number,
+): ProblemError {
+  return new ProblemError('resource-conflict', {
+    detail,
+    ...(currentVersion === undefined ? {} : { data: { current_lock_version: currentVersion } }),
+  });
 }

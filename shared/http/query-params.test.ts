@@ -55,7 +55,11 @@ describe('Function: queryObjectFor', () => {
     // Assess
     expect(input).not.toHaveProperty('target_ids');
     expect(errors).toEqual([
-      expect.objectContaining({ type: 'field-invalid', parameter: 'target_ids', pointer: '#/target_ids/1' }),
+      expect.objectContaining({
+        type: 'field-invalid',
+        parameter: 'target_ids',
+        pointer: '#/query/target_ids/1',
+      }),
     ]);
   });
 
@@ -70,7 +74,7 @@ describe('Function: queryObjectFor', () => {
     // Assess
     expect(input).not.toHaveProperty('sort');
     expect(errors).toEqual([
-      expect.objectContaining({ type: 'field-invalid', parameter: 'sort', pointer: '#/sort' }),
+      expect.objectContaining({ type: 'field-invalid', parameter: 'sort', pointer: '#/query/sort' }),
     ]);
   });
 
@@ -93,7 +97,7 @@ describe('Function: queryObjectFor', () => {
     // Assess
     expect(input).not.toHaveProperty(parameter);
     expect(errors).toEqual([
-      expect.objectContaining({ type: 'field-invalid', parameter, pointer: `#/${parameter}` }),
+      expect.objectContaining({ type: 'field-invalid', parameter, pointer: `#/query/${parameter}` }),
     ]);
   });
 
@@ -114,21 +118,49 @@ describe('Function: queryObjectFor', () => {
     expect(errors.map((e) => e.parameter).sort()).toEqual(['name', 'sort', 'target_ids']);
   });
 
-  it('ignores parameters the route does not declare', () => {
+  it('refuses each parameter the route does not declare, naming it under #/query', () => {
     // Act
     const { input, errors } = shape('unknown=1&unknown=2&other=a,b');
 
     // Assess
-    expect(errors).toEqual([]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        type: 'field-unknown',
+        pointer: '#/query/unknown',
+        data: { parameter: 'unknown' },
+      }),
+      expect.objectContaining({
+        type: 'field-unknown',
+        pointer: '#/query/other',
+        data: { parameter: 'other' },
+      }),
+    ]);
     expect(input).toEqual({});
   });
 
-  it('shapes nothing when the route has no query schema', () => {
+  it('suggests the published parameter a small edit away from an unknown one', () => {
+    // Act
+    const { errors } = shape('target_id=0190b6a2-7c1e-7a3b-9f00-1234567890ab');
+
+    // Assess
+    expect(errors).toEqual([
+      expect.objectContaining({
+        type: 'field-unknown',
+        pointer: '#/query/target_id',
+        data: { parameter: 'target_id', suggestion: 'target_ids' },
+      }),
+    ]);
+  });
+
+  it('refuses any parameter when the route has no query schema', () => {
     // Act
     const result = queryObjectFor(undefined, parseQueryString('page=1'));
 
     // Assess
-    expect(result).toEqual({ input: {}, errors: [] });
+    expect(result.input).toEqual({});
+    expect(result.errors).toEqual([
+      expect.objectContaining({ type: 'field-unknown', pointer: '#/query/page' }),
+    ]);
   });
 });
 
@@ -223,7 +255,7 @@ describe('Function: sizeParam', () => {
     expect(problem.status).toBe(422);
     expect(problem.type).toBe('validation-failed');
     expect(problem.init.errors).toEqual([
-      expect.objectContaining({ type: 'field-invalid', pointer: '#/size', parameter: 'size' }),
+      expect.objectContaining({ type: 'field-invalid', pointer: '#/query/size', parameter: 'size' }),
     ]);
   });
 });
@@ -261,7 +293,7 @@ describe('Function: sortParam', () => {
     { title: 'rejects an upper-case direction', value: 'name:DESC' },
     { title: 'rejects an empty direction', value: 'name:' },
     { title: 'rejects an extra segment', value: 'name:asc:x' },
-    { title: 'rejects an empty value', value: '' },
+    { title: 'rejects an empty value as a missing one', value: '' },
   ])('$title', ({ value }) => {
     // Act
     const problem = problemOf(() => parseOrThrow(z.object({ sort }), { sort: ['name', value] }, 'query'));
@@ -269,7 +301,11 @@ describe('Function: sortParam', () => {
     // Assess
     expect(problem.status).toBe(422);
     expect(problem.init.errors).toEqual([
-      expect.objectContaining({ type: 'field-invalid', pointer: '#/sort/1', parameter: 'sort' }),
+      expect.objectContaining({
+        type: value === '' ? 'field-required' : 'field-invalid',
+        pointer: '#/query/sort/1',
+        parameter: 'sort',
+      }),
     ]);
   });
 

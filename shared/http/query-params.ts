@@ -4,8 +4,10 @@
  * in an array value, any comma in `sort`, and a repeated singular key are 422s (SPEC.md, rule 2).
  */
 import * as z from 'zod';
+import { nearestKey } from './input-shape.ts';
 import type { FieldError } from './problem.ts';
 import type { ParsedQuery } from './query-string.ts';
+import { queryFieldError } from './validation.ts';
 
 function integerParam(min: number, max: number) {
   return z.string().transform((value, ctx) => {
@@ -139,7 +141,9 @@ function baseType(schema: z.ZodType): string {
 
 /**
  * Shape the parsed query for `schema`: arrays for array parameters, single strings otherwise.
- * Returns the rule violations of the query string itself (commas, repeated singular keys).
+ * Returns the rule violations of the query string itself: commas, repeated singular keys, and
+ * parameters the operation does not publish (API-DECISIONS.md, "Strict input": an ignored filter
+ * would answer an unfiltered list as if it had filtered).
  */
 export function queryObjectFor(
   schema: z.ZodObject | undefined,
@@ -147,34 +151,46 @@ export function queryObjectFor(
 ): { input: Record<string, unknown>; errors: FieldError[] } {
   const input: Record<string, unknown> = {};
   const errors: FieldError[] = [];
-  if (!schema) return { input, errors };
-  for (const [key, fieldSchema] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    const values = query.get(key);
-    if (!values) continue;
-    const pointer = `#/${key}`;
+  const shape = (schema?.shape ?? {}) as Record<string, z.ZodType>;
+  for (const [key, values] of query) {
+    const fieldSchema = Object.hasOwn(shape, key) ? shape[key] : undefined;
+    if (!fieldSchema) {
+      const suggestion = nearestKey(key, Object.keys(shape));
+      const error = queryFieldError(
+        key,
+        'field-unknown',
+        `is not a parameter of this operation${suggestion ? `; did you mean ${suggestion}?` : ''}`,
+      );
+      if (suggestion) error.data = { ...error.data, suggestion };
+      errors.push(error);
+      continue;
+    }
     if (key === 'sort' && values.some((v) => v.value.includes(','))) {
-      errors.push({
-        type: 'field-invalid',
-        pointer,
-        parameter: key,
-        detail: 'sort takes no commas; repeat the parameter: sort=name:asc&sort=id:desc',
-      });
+      errors.push(
+        queryFieldError(
+          key,
+          'field-invalid',
+          'sort takes no commas; repeat the parameter: sort=name:asc&sort=id:desc',
+        ),
+      );
       continue;
     }
     if (baseType(fieldSchema) === 'array') {
       const comma = values.findIndex((v) => v.hasLiteralComma);
       if (comma !== -1) {
-        errors.push({
-          type: 'field-invalid',
-          pointer: `${pointer}/${comma}`,
-          parameter: key,
-          detail: `comma-separated values are not accepted; repeat the parameter (${key}=a&${key}=b) and encode a comma inside a value as %2C`,
-        });
+        errors.push(
+          queryFieldError(
+            key,
+            'field-invalid',
+            `comma-separated values are not accepted; repeat the parameter (${key}=a&${key}=b) and encode a comma inside a value as %2C`,
+            [comma],
+          ),
+        );
         continue;
       }
       input[key] = values.map((v) => v.value);
     } else if (values.length > 1) {
-      errors.push({ type: 'field-invalid', pointer, parameter: key, detail: 'must be given once' });
+      errors.push(queryFieldError(key, 'field-invalid', 'must be given once'));
     } else {
       input[key] = values[0]?.value;
     }

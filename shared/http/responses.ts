@@ -1,6 +1,8 @@
 /**
  * What an operation returns, and how it becomes an API Gateway result.
  */
+
+import { stringifyWithoutNulls } from '../json/without-nulls.ts';
 import type { ApiResult } from './api-gateway.ts';
 import { type ProblemError, toProblemDocument } from './problem.ts';
 
@@ -19,7 +21,7 @@ export function jsonResult(status: number, body: unknown, headers: Record<string
   return {
     statusCode: status,
     headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
+    body: stringifyWithoutNulls(body),
   };
 }
 
@@ -27,6 +29,6 @@ export function problemResult(problem: ProblemError, instance?: string): ApiResu
   return {
     statusCode: problem.status,
     headers: { 'content-type': 'application/problem+json', ...problem.init.headers },
-    body: JSON.stringify(toProblemDocument(problem, instance)),
+    body: stringifyWithoutNulls(toProblemDocument(problem, instance)),
   };
 }

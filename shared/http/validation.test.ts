@@ -218,7 +218,9 @@ describe('Function: parseOrThrow', () => {
     );
 
     // Assess
-    expect(problem.init.errors).toEqual([expect.objectContaining({ pointer: '#/size', parameter: 'size' })]);
+    expect(problem.init.errors).toEqual([
+      expect.objectContaining({ pointer: '#/query/size', parameter: 'size', data: { parameter: 'size' } }),
+    ]);
   });
 
   it('points at the whole document when the root has the wrong type', () => {

@@ -179,6 +179,80 @@ describe('Function: openApiDocument', () => {
     }
   });
 
+  it('publishes no null in any success answer: absent values are omitted keys', () => {
+    // Arrange: every schema a success answer can reach, through references.
+    const components = doc.components.schemas as Record<string, unknown>;
+    const nullable: string[] = [];
+    const seen = new Set<unknown>();
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const schema = node as Record<string, unknown>;
+      if (typeof schema.$ref === 'string') {
+        const name = schema.$ref.replace('#/components/schemas/', '');
+        visit(components[name], name);
+        return;
+      }
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      if (types.includes('null') || schema.nullable === true || schema.const === null) nullable.push(where);
+      for (const [key, inner] of Object.entries(schema)) {
+        if (key === 'example' || key === 'examples' || key === 'default') continue;
+        visit(inner, key === 'properties' ? where : `${where}.${key}`);
+      }
+    };
+
+    // Act
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          // A GraphQL answer follows GraphQL over HTTP, where `data: null` is meaningful.
+          if (!status.startsWith('2') || operation.operationId === 'graphql.query') continue;
+          for (const media of Object.values(response.content ?? {}))
+            visit(media.schema, `${method} ${path} ${status}`);
+        }
+      }
+    }
+
+    // Assess
+    expect(nullable).toEqual([]);
+  });
+
+  it('bounds every array a request body can carry, so a huge one is refused without being read', () => {
+    // Arrange
+    const components = doc.components.schemas as Record<string, unknown>;
+    const unbounded: string[] = [];
+    const seen = new Set<unknown>();
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const schema = node as Record<string, unknown>;
+      if (typeof schema.$ref === 'string') {
+        const name = schema.$ref.replace('#/components/schemas/', '');
+        visit(components[name], name);
+        return;
+      }
+      if (schema.type === 'array' && schema.maxItems === undefined) unbounded.push(where);
+      for (const [key, inner] of Object.entries(schema)) {
+        if (key === 'example' || key === 'examples' || key === 'default') continue;
+        visit(inner, key === 'properties' ? where : `${where}.${key}`);
+      }
+    };
+
+    // Act
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        for (const media of Object.values(operation.requestBody?.content ?? {}) as Array<{
+          schema: unknown;
+        }>) {
+          visit(media.schema, `${method} ${path}`);
+        }
+      }
+    }
+
+    // Assess
+    expect(unbounded).toEqual([]);
+  });
+
   it('documents errors as shared problem+json responses with the Problem schema and an example', () => {
     // Act
     const failures = Object.values(doc.paths)

@@ -3,14 +3,20 @@
  * every API route, take a slot of the caller's identity (429 when it holds 5), send the headers
  * at once, replay what the client missed from the outbox, then go live (stream-hub.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { authenticateOrThrow } from '../auth/authenticate.ts';
 import { eventsAfter } from '../data/outbox.ts';
 import { toProblemError } from '../http/error-mapper.ts';
-import { ProblemError } from '../http/problem.ts';
+import { usableCorrelationId } from '../http/operation-kernel.ts';
+import { ProblemError, validationProblem } from '../http/problem.ts';
+import { queryObjectFor } from '../http/query-params.ts';
+import { parseQueryString } from '../http/query-string.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
-import { eventStreamPath, streamRoutes } from '../routes/groups/stream.routes.ts';
+import { parseOrThrow } from '../http/validation.ts';
+import { logger } from '../observability/logger.ts';
+import { eventStreamPath, StreamQuery, streamRoutes } from '../routes/groups/stream.routes.ts';
 import { problemOnly, writeResult } from '../server/lambda-http-adapter.ts';
 import { maxConnectionsPerIdentity, type StreamHub } from './stream-hub.ts';
 import { controlEnvelope, streamMessageOf } from './stream-kinds.ts';
@@ -27,6 +33,23 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
     matches: (path) => path === eventStreamPath,
     async handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://localhost');
+      // The same correlation headers as every other answer, on the stream and on its refusals.
+      const requestId = randomUUID();
+      const correlationId =
+        usableCorrelationId(
+          req.headersDistinct['correlation-id']?.[0] ?? req.headersDistinct['x-correlation-id']?.[0],
+        ) ?? requestId;
+      const ids = { 'request-id': requestId, 'correlation-id': correlationId };
+      const startedAt = performance.now();
+      const logAnswer = (status: number) =>
+        logger.info('request', {
+          method: req.method,
+          route: eventStreamPath,
+          status,
+          ms: Math.round((performance.now() - startedAt) * 10) / 10,
+          requestId,
+          correlationId,
+        });
       let admitted: Parameters<StreamHub['releaseSlot']>[0] | undefined;
       try {
         if ((req.method ?? 'GET') !== 'GET') {
@@ -38,7 +61,13 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
         // Repeated Authorization headers are joined, so an ambiguous credential is refused.
         const authorization = req.headersDistinct.authorization?.join(',');
         const principal = await authenticateOrThrow(authorization, route);
-        const lastEventId = url.searchParams.get('lastEventId') ?? req.headersDistinct['last-event-id']?.[0];
+        const rawQuery = (req.url ?? '').includes('?')
+          ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1)
+          : '';
+        const { input, errors } = queryObjectFor(StreamQuery, parseQueryString(rawQuery));
+        if (errors.length > 0) throw validationProblem(errors);
+        const query = parseOrThrow(StreamQuery, input, 'query');
+        const lastEventId = query.lastEventId ?? req.headersDistinct['last-event-id']?.[0];
         if (!hub.admit(principal)) {
           throw new ProblemError('too-many-requests', {
             detail: `At most ${maxConnectionsPerIdentity} concurrent event-stream connections per user or service account.`,
@@ -51,8 +80,10 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
           'cache-control': 'no-cache, no-transform',
           connection: 'keep-alive',
           'x-accel-buffering': 'no',
+          ...ids,
         });
         res.flushHeaders();
+        logAnswer(200);
         res.write('retry: 1000\n\n');
         const connection = hub.attach(principal, res);
         admitted = undefined; // the connection owns the slot now
@@ -80,8 +111,14 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
           res.end();
           return;
         }
-        const problem = error instanceof ProblemError ? error : toProblemError(error, { path: url.pathname });
-        writeResult(res, problemOnly(problem, url.pathname));
+        const problem =
+          error instanceof ProblemError
+            ? error
+            : toProblemError(error, { path: url.pathname, requestId, correlationId });
+        const result = problemOnly(problem, url.pathname);
+        Object.assign(result.headers, ids);
+        writeResult(res, result);
+        logAnswer(result.statusCode);
       }
     },
   };

@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import type { DomainEvent } from '../events/domain-event.ts';
 import type { Principal } from '../http/request-context.ts';
+import { stringifyWithoutNulls } from '../json/without-nulls.ts';
 import { controlEnvelope, type StreamEnvelope, streamMessageOf } from './stream-kinds.ts';
 
 export const maxConnectionsPerIdentity = 5;
@@ -39,7 +40,7 @@ export interface Connection {
 
 /** One SSE message; control messages carry no `id:` line, so Last-Event-ID keeps naming an event. */
 export function formatMessage(envelope: StreamEnvelope, withId = true): string {
-  return `event: ${envelope.kind}\n${withId ? `id: ${envelope.eventId}\n` : ''}data: ${JSON.stringify(envelope)}\n\n`;
+  return `event: ${envelope.kind}\n${withId ? `id: ${envelope.eventId}\n` : ''}data: ${stringifyWithoutNulls(envelope)}\n\n`;
 }
 
 export class StreamHub {

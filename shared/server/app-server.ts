@@ -9,6 +9,7 @@ import type { ApiHandler } from '../http/api-gateway.ts';
 import { toProblemError } from '../http/error-mapper.ts';
 import { usableCorrelationId } from '../http/operation-kernel.ts';
 import { ProblemError } from '../http/problem.ts';
+import { logger } from '../observability/logger.ts';
 import type { EventStreamEndpoint } from '../realtime/event-stream.ts';
 import { matchRouteOrThrow } from '../routes/route-matcher.ts';
 import type { OperationGroup } from '../routes/route-table.ts';
@@ -44,6 +45,15 @@ export function createAppServer(options: AppServerOptions): Server {
       const limit = requestLimitProblem(req);
       if (limit) throw limit;
       if (options.identity && (path === '/realms' || path.startsWith('/realms/'))) {
+        const startedAt = performance.now();
+        res.once('finish', () =>
+          logger.info('request', {
+            method: req.method,
+            route: path,
+            status: res.statusCode,
+            ms: Math.round((performance.now() - startedAt) * 10) / 10,
+          }),
+        );
         await options.identity.handle(req, res);
         return;
       }
@@ -63,9 +73,18 @@ export function createAppServer(options: AppServerOptions): Server {
       }
       const problem = error instanceof ProblemError ? error : toProblemError(error, { path });
       const result = problemOnly(problem, path);
-      const correlationId = usableCorrelationId(req.headers['correlation-id'] as string | undefined);
+      const correlationId = usableCorrelationId(
+        (req.headers['correlation-id'] ?? req.headers['x-correlation-id']) as string | undefined,
+      );
       if (correlationId) result.headers['correlation-id'] = correlationId;
       writeResult(res, result);
+      logger.info('request', {
+        method: req.method,
+        route: path,
+        status: result.statusCode,
+        requestId: result.headers['request-id'],
+        correlationId: result.headers['correlation-id'],
+      });
     }
   });
   server.keepAliveTimeout = 65_000;

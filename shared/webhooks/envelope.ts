@@ -5,6 +5,7 @@
  */
 import { v5 as uuidv5 } from 'uuid';
 import type { DomainEvent } from '../events/domain-event.ts';
+import { withoutNullKeys } from '../json/without-nulls.ts';
 
 export const payloadVersion = 1;
 
@@ -36,7 +37,9 @@ export function prepareEnvelope(event: DomainEvent, type: string = event.type): 
     ...(event.actor ? { actor: event.actor } : {}),
     ...(event.request ? { request: event.request } : {}),
     data: {
-      object: event.data.object,
+      // The object follows "Absent values" like every answer (its key set is open, nulls add
+      // nothing); previous_attributes keep theirs: a null there means "used to be empty".
+      object: withoutNullKeys(event.data.object),
       ...(event.data.previous_attributes ? { previous_attributes: event.data.previous_attributes } : {}),
     },
   });

@@ -89,7 +89,7 @@ export async function updateBillingProfile(
   if (!result) {
     const current = stored ?? (await readProfile(workspaceId));
     if (current && expected !== undefined && expected !== null && expected !== current.lock_version)
-      throw conflict();
+      throw conflict(undefined, current.lock_version);
     const { values, errors } = applyProfilePatch(current, patch);
     if (errors.length > 0) throw validationProblem(errors);
     if (current && unchanged(current, values)) return toBillingProfile(current);

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { lockVersion, storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { maxProperties } from './definition-rules.ts';
 
 export const accessClasses = ['STANDARD', 'PROTECTED'] as const;
 
@@ -64,8 +65,12 @@ export const CreateCustomObjectDefinitionSchema = z
     access_class: accessClass.optional().meta({ description: 'Default STANDARD.' }),
     type: z.literal('object').optional().meta({ description: 'Always object (the default).' }),
     properties: propertySchema.optional().meta({ description: 'Default: none.' }),
-    required: z.array(z.string()).optional(),
-    indexed_properties: z.array(z.string()).optional().meta({ description: indexedDescription }),
+    required: z.array(z.string()).max(maxProperties).optional(),
+    indexed_properties: z
+      .array(z.string())
+      .max(maxProperties)
+      .optional()
+      .meta({ description: indexedDescription }),
     description: text({ max: 2048 }).optional(),
   })
   // Other keys are read so they can be refused by name (definition.service.ts), not dropped.
@@ -87,11 +92,13 @@ export const UpdateCustomObjectDefinitionSchema = z
     }),
     required: z
       .array(z.string())
+      .max(maxProperties)
       .nullable()
       .optional()
       .meta({ description: 'Replaces the list; null clears it.' }),
     indexed_properties: z
       .array(z.string())
+      .max(maxProperties)
       .nullable()
       .optional()
       .meta({ description: `${indexedDescription} null clears the list.` }),

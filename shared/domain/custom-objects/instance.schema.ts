@@ -52,7 +52,7 @@ export const CreateCustomObjectInstanceSchema = z
         'enum values are 422 at `#/data/<property>`; required (and readOnly) properties must be present.',
     }),
     relations: z
-      .record(z.string(), z.union([z.uuid(), z.array(z.uuid())]))
+      .record(z.string(), z.union([z.uuid(), z.array(z.uuid()).max(1000)]))
       .optional()
       .meta({
         description:

@@ -93,9 +93,9 @@ export const DeviceSchema = z
     has_location: z.boolean().meta({
       description: 'true once the device reported a location through the intake (read only).',
     }),
-    current_state: EmbeddedDeviceStateSchema.nullable().optional().meta({
+    current_state: EmbeddedDeviceStateSchema.optional().meta({
       description:
-        'Only with `include=current_state`: the latest telemetry, or null when the device never reported.',
+        'Only with `include=current_state`: the latest telemetry; omitted when the device never reported.',
     }),
     created_at: z.iso.datetime().meta({ description: 'When the device was created.' }),
     updated_at: z.iso
@@ -239,28 +239,34 @@ export const DeviceListSchema = pagedListSchema(DeviceSchema, 'DeviceList');
 export const DeviceCurrentStateSchema = z
   .object({
     device_id: z.uuid(),
-    last_seen_at: z.iso.datetime().nullable().meta({
-      description: 'When telemetry last arrived; null when the device never reported.',
+    last_seen_at: z.iso.datetime().optional().meta({
+      description: 'When telemetry last arrived; omitted while the device never reported.',
     }),
     status: z
       .object({
         connectivity: z
           .string()
-          .nullable()
-          .meta({ description: 'e.g. ONLINE, OFFLINE; null until reported.' }),
-        updated_at: z.iso.datetime().nullable().meta({ description: 'When that connectivity was recorded.' }),
+          .optional()
+          .meta({ description: 'e.g. ONLINE, OFFLINE; omitted until reported.' }),
+        updated_at: z.iso
+          .datetime()
+          .optional()
+          .meta({ description: 'When that connectivity was recorded; omitted until reported.' }),
       })
       .meta({ description: 'Connectivity as the device last reported it.' }),
-    location: DeviceLocationSchema.nullable().meta({
-      description: 'The newest location; null until reported.',
+    location: DeviceLocationSchema.optional().meta({
+      description: 'The newest location; omitted until reported.',
     }),
-    location_recorded_at: z.iso.datetime().nullable().meta({ description: 'When the location was taken.' }),
+    location_recorded_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the location was taken; omitted until reported.' }),
     battery_level: z
       .number()
       .min(0)
       .max(100)
-      .nullable()
-      .meta({ description: 'The newest battery level, %.' }),
+      .optional()
+      .meta({ description: 'The newest battery level, %; omitted until reported.' }),
   })
   .meta({ id: 'DeviceCurrentState', description: 'The latest telemetry of one device.' });
 

@@ -57,9 +57,9 @@ export function toDevice(stored: StoredDevice, state?: StoredDeviceState | null)
   };
 }
 
-/** The embedded current state; null when the device never reported. */
+/** The embedded current state; none (the key is omitted) when the device never reported. */
 export function embeddedState(state: StoredDeviceState | null): Device['current_state'] {
-  if (!state?.last_seen_at) return null;
+  if (!state?.last_seen_at) return undefined;
   return {
     last_received_at: state.last_seen_at,
     ...(state.latitude !== undefined && state.longitude !== undefined
@@ -73,19 +73,24 @@ export function embeddedState(state: StoredDeviceState | null): Device['current_
   };
 }
 
-/** The standalone current-state record (also for a device that never reported: nulls). */
+/**
+ * The standalone current-state record. A device that never reported has only its id and an
+ * empty status: what it has not reported is omitted, never null (SPEC.md, "Absent values").
+ */
 export function currentStateOf(deviceId: string, state: StoredDeviceState | undefined): DeviceCurrentState {
   const located = state?.latitude !== undefined && state.longitude !== undefined;
   return {
     device_id: deviceId,
-    last_seen_at: state?.last_seen_at ?? null,
+    ...(state?.last_seen_at ? { last_seen_at: state.last_seen_at } : {}),
     status: {
-      connectivity: state?.connectivity ?? null,
-      updated_at: state?.connectivity_updated_at ?? null,
+      ...(state?.connectivity != null ? { connectivity: state.connectivity } : {}),
+      ...(state?.connectivity_updated_at ? { updated_at: state.connectivity_updated_at } : {}),
     },
-    location: located ? { latitude: Number(state?.latitude), longitude: Number(state?.longitude) } : null,
-    location_recorded_at: located ? (state?.location_recorded_at ?? null) : null,
-    battery_level: state?.battery_level ?? null,
+    ...(located
+      ? { location: { latitude: Number(state?.latitude), longitude: Number(state?.longitude) } }
+      : {}),
+    ...(located && state?.location_recorded_at ? { location_recorded_at: state.location_recorded_at } : {}),
+    ...(state?.battery_level != null ? { battery_level: state.battery_level } : {}),
   };
 }
 

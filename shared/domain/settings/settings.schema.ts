@@ -11,8 +11,8 @@
 import * as z from 'zod';
 import { countryCode } from '../cases/country-code.ts';
 
-const updatedAt = z.iso.datetime().nullable().meta({
-  description: 'When the settings were last changed; null while they are the defaults.',
+const updatedAt = z.iso.datetime().optional().meta({
+  description: 'When the settings were last changed; omitted while they are still the defaults.',
 });
 const tenantId = z.uuid().meta({ description: 'The workspace these settings belong to.' });
 
@@ -150,6 +150,7 @@ export const UpdateDocumentManagementSettingsSchema = z
     allowed_file_types: z
       .array(z.enum(documentTypes))
       .min(1)
+      .max(100)
       .optional()
       .meta({ description: 'At least one type; duplicates are collapsed; replaces the list.' }),
     retention_days: z.int().min(0).max(3650).optional(),

@@ -81,7 +81,11 @@ export type SingletonName = keyof typeof singletons;
 function published(name: SingletonName, workspaceId: string, stored: Fields | undefined): Fields {
   const spec: Singleton = singletons[name];
   const fields = { ...spec.defaults, ...(stored ?? {}) };
-  return { ...spec.represent(fields), tenant_id: workspaceId, updated_at: stored?.updated_at ?? null };
+  return {
+    ...spec.represent(fields),
+    tenant_id: workspaceId,
+    ...(stored?.updated_at ? { updated_at: stored.updated_at } : {}),
+  };
 }
 
 export async function getSettings(ctx: AuthenticatedContext, name: SingletonName): Promise<Fields> {

@@ -40,15 +40,27 @@ export const StreamEnvelopeSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .meta({ description: 'The case as GET /api/v2/cases/{case_id} shows it.' }),
-    externalId: z.string().nullable().optional(),
-    previousExternalId: z.string().nullable().optional(),
+    externalId: z
+      .string()
+      .optional()
+      .meta({ description: 'The new external id; omitted when it was removed.' }),
+    previousExternalId: z
+      .string()
+      .optional()
+      .meta({ description: 'The external id before; omitted when there was none.' }),
     tourId: z.uuid().optional(),
     tourData: z.record(z.string(), z.unknown()).optional(),
     vehicleId: z.uuid().optional(),
-    location: z.record(z.string(), z.unknown()).nullable().optional(),
+    location: z.record(z.string(), z.unknown()).optional(),
     areaId: z.uuid().optional(),
-    waitingTime: z.string().nullable().optional(),
-    previousWaitingTime: z.string().nullable().optional(),
+    waitingTime: z
+      .string()
+      .optional()
+      .meta({ description: 'The new waiting time; omitted when it was cleared.' }),
+    previousWaitingTime: z
+      .string()
+      .optional()
+      .meta({ description: 'The waiting time before; omitted when there was none.' }),
   })
   .meta({
     id: 'StreamEnvelope',
