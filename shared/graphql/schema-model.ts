@@ -14,7 +14,8 @@
  *   name is already taken (by GraphQL, by the names every schema defines or by an earlier
  *   definition) is left out whole (the save-time rules make this unreachable);
  * - properties in definition order, names sanitized (graphql-names.ts): a name already taken on
- *   the type (a system field, an earlier property) is silently skipped (it stays in REST);
+ *   the type by a system field is silently skipped; of two properties with the same GraphQL name
+ *   the one already spelled so wins, else the smaller name (`fieldsOf`); the other stays in REST;
  * - enum and nested-object input types (`<slug>_<field>`, `<slug>_<field>Filter`,
  *   `<slug>_<field>OrderBy`) claimed after every definition's own types: a taken name makes the
  *   enum a String and leaves the nested input out;
@@ -183,17 +184,29 @@ class Names {
   }
 }
 
-/** Property names of an object schema, sanitized, each name once (the first in definition order). */
+/**
+ * Property names of an object schema, sanitized, each GraphQL name once. Which of two properties
+ * that sanitize to one name (`a-b`, `a_b`) gets it must not depend on the order of the keys: the
+ * store keeps none in a map, so "the first in definition order" could change between reads. The
+ * property already named as GraphQL names it wins, else the smaller name in code-unit order; the
+ * other one stays reachable through REST only. Fields keep the position of the name's first use.
+ */
 function fieldsOf(properties: Schema, reserved: readonly string[] = []): Array<[string, string, Schema]> {
-  const seen = new Set<string>(reserved);
-  const fields: Array<[string, string, Schema]> = [];
+  const taken = new Set<string>(reserved);
+  const fields = new Map<string, [name: string, schema: Schema]>();
   for (const [name, value] of Object.entries(properties)) {
     const field = graphqlName(name);
-    if (!usableName(field) || seen.has(field) || !isObject(value)) continue;
-    seen.add(field);
-    fields.push([field, name, value]);
+    if (!usableName(field) || taken.has(field) || !isObject(value)) continue;
+    const held = fields.get(field)?.[0];
+    if (held === undefined || prefers(field, name, held)) fields.set(field, [name, value]);
   }
-  return fields;
+  return [...fields].map(([field, [name, schema]]) => [field, name, schema]);
+}
+
+/** Whether `name` rather than `other` gets the GraphQL name `field` both sanitize to. */
+function prefers(field: string, name: string, other: string): boolean {
+  if ((name === field) !== (other === field)) return name === field;
+  return name < other;
 }
 
 /**

@@ -205,6 +205,47 @@ describe('Custom-object instances', () => {
     void definitionId;
   });
 
+  it('creates an instance holding two properties that sanitize to one GraphQL name, keeps both in REST and exposes one through GraphQL', async () => {
+    // Prepare: `a-b` and `a_b` are both `a_b` in GraphQL (SPEC.md, "Name sanitizing").
+    const { slug } = await define({
+      properties: { number: { type: 'string' }, 'a-b': { type: 'string' }, a_b: { type: 'string' } },
+      required: [],
+    });
+
+    // Act
+    const created = await call('POST', `/api/v2/custom-objects/instances/${slug}`, {
+      token: admin,
+      body: { data: { number: 'INV-AB', 'a-b': 'hyphen', a_b: 'underscore' } },
+    });
+    const read = await call('GET', `/api/v2/custom-objects/instances/${slug}/${created.body?.data?.id}`, {
+      token: admin,
+    });
+    const patched = await call(
+      'PATCH',
+      `/api/v2/custom-objects/instances/${slug}/${created.body?.data?.id}`,
+      {
+        token: admin,
+        body: { data: { 'a-b': 'hyphen 2' } },
+      },
+    );
+    const query = await call('POST', '/api/v2/graphql', {
+      token: admin,
+      body: { query: `{ ${slug} { totalCount edges { node { number a_b } } } }` },
+    });
+
+    // Assess
+    expect(created.status, created.text).toBe(201);
+    expect(read.body.data).toMatchObject({ number: 'INV-AB', 'a-b': 'hyphen', a_b: 'underscore' });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data).toMatchObject({ 'a-b': 'hyphen 2', a_b: 'underscore' });
+    expect(query.body.errors, query.text).toBeUndefined();
+    // The property already named as GraphQL names it wins, whatever order the store keeps.
+    expect(query.body.data[slug]).toEqual({
+      totalCount: 1,
+      edges: [{ node: { number: 'INV-AB', a_b: 'underscore' } }],
+    });
+  });
+
   it('keeps instances of one workspace away from another (404), and refuses writes without the grant', async () => {
     const { slug } = await define();
     const created = await createInstance(slug, { number: 'INV-5' });

@@ -26,7 +26,8 @@ const generation =
   "items' type (String by default), object → String holding its JSON (keys in alphabetical order). A readOnly property is non-null; every " +
   'type has `id: ID!`, `created_at: DateTime!`, `updated_at: DateTime!`, `lock_version: Float!`. Names: any ' +
   'character outside `[_A-Za-z0-9]` becomes `_`, a leading digit gets a `_` prefix; of two properties with the ' +
-  'same GraphQL name only the first (in definition order) appears, silently. Each relation adds a field to both ' +
+  'same GraphQL name (`a-b`, `a_b`) only one appears, silently: the one already spelled so (`a_b`), else the ' +
+  'smaller name in code-unit order; the other stays in REST, never an error. Each relation adds a field to both ' +
   'types, named by the slug of the other side: to-one a nullable object, to-many a connection with the root ' +
   'arguments (10 rows by default); a hidden side adds nothing. A workspace without definitions has only ' +
   '`_empty: String`. A change of a definition or relation is in the schema of the next request.';
