@@ -3,6 +3,7 @@
  * (default .data), FSM_SEED (seed file; a demo workspace when unset). Ctrl-C stops cleanly.
  */
 import { readdir } from 'node:fs/promises';
+import { StartUpGaveUpError } from '../shared/aws/start-up-retry.ts';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
 import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
@@ -91,7 +92,7 @@ try {
     });
   }
 } catch (error) {
-  if (error instanceof PrerequisiteError) {
+  if (error instanceof PrerequisiteError || error instanceof StartUpGaveUpError) {
     console.error(`fsm: cannot start: ${error.message}`);
   } else {
     console.error('fsm: failed to start:', error instanceof Error ? error.message : error);

@@ -292,7 +292,11 @@ async function waitUntilActive(client: DynamoDBClient, TableName: string): Promi
       return table;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Table ${TableName} did not become ACTIVE within ${ACTIVE_TIMEOUT_MS / 1000} s`);
+      // A TimeoutError, so a start on a busy machine tries again (shared/aws/start-up-retry.ts).
+      throw Object.assign(
+        new Error(`Table ${TableName} did not become ACTIVE within ${ACTIVE_TIMEOUT_MS / 1000} s`),
+        { name: 'TimeoutError' },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

