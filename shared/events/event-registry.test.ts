@@ -5,7 +5,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventRegistry, isRegisteredEvent, webhookCatalog } from './event-registry.ts';
+import {
+  eventRegistry,
+  isAuditedEvent,
+  isRegisteredEvent,
+  isWebhookEvent,
+  webhookCatalog,
+} from './event-registry.ts';
 
 async function sourceFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
@@ -45,5 +51,34 @@ describe('Event registry', () => {
     expect(catalog.length).toBe(
       Object.values(eventRegistry).filter((registration) => registration.webhook).length,
     );
+  });
+
+  it('publishes no webhook event whose verb names the property that changed', () => {
+    // SPEC.md, "Event names": `updated` never encodes which property changed.
+    const verbs = webhookCatalog().map((entry) => entry.verb);
+    expect(verbs.filter((verb) => /_(updated|changed|set)$/.test(verb))).toEqual([]);
+  });
+
+  it.each([
+    ['area.waiting_time_updated', 'AREA_WAITING_TIME_UPDATED:V1'],
+    ['vehicle.location_updated', 'VEHICLE_LOCATION_UPDATED:V1'],
+    ['case.external_id_updated', 'CASE_EXTERNAL_ID_UPDATED:V1'],
+  ])('keeps %s, which feeds the event stream its %s, out of webhooks and the audit log', (type) => {
+    expect(isRegisteredEvent(type)).toBe(true);
+    expect(isWebhookEvent(type)).toBe(false);
+    expect(isAuditedEvent(type)).toBe(false);
+  });
+
+  it('has no comment.deleted: a deleted comment is a restorable tombstone, announced as comment.updated', () => {
+    expect(isRegisteredEvent('comment.deleted')).toBe(false);
+    expect(webhookCatalog().find((entry) => entry.type === 'comment.updated')?.description).toContain(
+      'is_deleted true',
+    );
+  });
+
+  it('says in the catalog that vehicle location reports reach the event stream only', () => {
+    const vehicleUpdated = webhookCatalog().find((entry) => entry.type === 'vehicle.updated');
+    expect(vehicleUpdated?.description).toContain('VEHICLE_LOCATION_UPDATED:V1');
+    expect(vehicleUpdated?.description).toContain('never reach webhooks');
   });
 });

@@ -30,22 +30,44 @@ const generic = <const R extends string>(resource: R, label: string) =>
     [`${resource}.deleted`]: { description: `${label} deleted; the record is gone.`, webhook: true },
   }) as Record<`${R}.${'created' | 'updated' | 'deleted'}`, EventRegistration>;
 
+/**
+ * Names follow SPEC.md (Webhooks, "Event names"): `updated` never says which property changed, and
+ * `deleted` means the record is gone. The event stream's kinds that do name a property
+ * (CASE_EXTERNAL_ID_UPDATED:V1, AREA_WAITING_TIME_UPDATED:V1, VEHICLE_LOCATION_UPDATED:V1) are fed by
+ * internal events (webhook false, audit false) written beside the public one, or instead of one
+ * for telemetry.
+ */
 export const eventRegistry = {
   ...generic('area', 'An area was'),
+  'area.updated': {
+    description:
+      'An area changed, its operational waiting_time included (previous_attributes holds the old values).',
+    webhook: true,
+  },
   ...generic('tag', 'A tag was'),
   ...generic('skill', 'A skill was'),
   'area.waiting_time_updated': {
     description:
-      "An area's operational waiting_time was set, changed or cleared (also an area.updated); " +
-      'previous_attributes holds the old value.',
-    webhook: true,
+      "Internal: written beside area.updated when an area's waiting_time was set, changed or cleared, for the " +
+      "event stream's AREA_WAITING_TIME_UPDATED:V1 (webhooks and the audit log have area.updated); never " +
+      'delivered, never audited.',
+    webhook: false,
+    audit: false,
   },
   ...generic('vehicle', 'A vehicle was'),
+  'vehicle.updated': {
+    description:
+      'A vehicle was edited. Location reports (PUT /api/v2/vehicles/{vehicle_id}/location) are telemetry, ' +
+      'every few seconds per vehicle: they are not edits and never reach webhooks or the audit log; follow them ' +
+      'on the event stream (VEHICLE_LOCATION_UPDATED:V1) or read the vehicle.',
+    webhook: true,
+  },
   'vehicle.location_updated': {
     description:
-      'A vehicle reported a newer location (PUT /api/v2/vehicles/{vehicle_id}/location); not an edit: ' +
-      'no vehicle.updated, lock_version unchanged.',
-    webhook: true,
+      'Internal: a vehicle reported a newer location (PUT /api/v2/vehicles/{vehicle_id}/location), for the ' +
+      "event stream's VEHICLE_LOCATION_UPDATED:V1 only: telemetry, never delivered to webhooks, never audited " +
+      '(thousands a day per vehicle); not an edit: no vehicle.updated, lock_version unchanged.',
+    webhook: false,
     audit: false,
   },
   ...generic('tour', 'A tour was'),
@@ -90,15 +112,15 @@ export const eventRegistry = {
     audit: false,
   },
   'comment.created': { description: 'A comment (or a reply) was posted on a record.', webhook: true },
+  // No comment.deleted: deleting a comment leaves a restorable tombstone, and `deleted` means the
+  // record is gone; no operation removes a comment for good.
   'comment.updated': {
-    description: "A comment's body was edited by its author, or a deleted comment was restored.",
-    webhook: true,
-  },
-  'comment.deleted': {
     description:
-      'A comment was deleted: its body is gone from every read, and a tombstone (is_deleted true, ' +
-      'is_deleted_by_moderator when a moderator deleted it) keeps its place in the thread. A restore arrives ' +
-      'as comment.updated.',
+      'A comment changed: its body was edited by its author; it was deleted (DELETE leaves a tombstone that ' +
+      'keeps its place in the thread: data.object has is_deleted true, is_deleted_by_moderator when a moderator ' +
+      'deleted it, and no body, reactions, mentions or attachments; previous_attributes holds only the flags ' +
+      'that changed, never the withheld body); or a deleted comment was restored (is_deleted false again). ' +
+      'Comments are never removed for good, so there is no comment.deleted.',
     webhook: true,
   },
   'comment.reaction': {

@@ -364,6 +364,7 @@ describe('Areas: waiting_time', () => {
     expect(response.status).toBe(200);
     return (
       response.body.items as Array<{
+        id: string;
         event_type: string;
         resource: { id: string };
         data: { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> };
@@ -417,38 +418,77 @@ describe('Areas: waiting_time', () => {
     }
   });
 
-  it('emits area.waiting_time_updated beside area.updated when it changes, with the old value', async () => {
+  /** The event stream's messages replayed after `lastEventId`, until the server drops the connection. */
+  async function replayedAfter(lastEventId: string) {
+    const response = await fetch(`${baseUrl()}/api/v2/events/stream?lastEventId=${lastEventId}`, {
+      headers: { authorization: `Bearer ${fleet}` },
+    });
+    return (await response.text())
+      .split('\n\n')
+      .map((block) => {
+        const kind = /^event: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        return kind && data ? { kind, data: JSON.parse(data) } : undefined;
+      })
+      .filter((message) => message !== undefined);
+  }
+
+  it('announces a waiting_time change as area.updated with the old value, never an event named after the property', async () => {
     const area = await createArea({ waiting_time: 'PT30M' }, fleet);
     await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: 'PT45M' } });
     await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { name: 'Renamed' } });
-    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: 'PT45M' } });
     await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: null } });
 
     const entries = await eventually(async () => {
       const found = await eventsOf(area.id);
-      expect(found).toHaveLength(8);
+      expect(found).toHaveLength(4);
+      return found.reverse();
+    });
+    const catalog = await call('GET', '/api/v2/webhooks/event-types', { token: fleet });
+
+    expect(entries.map((entry) => entry.event_type)).toEqual([
+      'area.created',
+      'area.updated',
+      'area.updated',
+      'area.updated',
+    ]);
+    expect(entries.map((entry) => entry.data.previous_attributes)).toEqual([
+      undefined,
+      { waiting_time: 'PT30M' },
+      { name: area.name },
+      { waiting_time: 'PT45M' },
+    ]);
+    expect(catalog.body.items.map((item: { type: string }) => item.type)).not.toContain(
+      'area.waiting_time_updated',
+    );
+  });
+
+  it('streams AREA_WAITING_TIME_UPDATED:V1 with the old value for each change of waiting_time only', async () => {
+    const marker = await createArea({}, fleet);
+    const start = await eventually(async () => {
+      const [created] = await eventsOf(marker.id);
+      if (!created) throw new Error('no audit entry yet');
+      return created.id;
+    });
+    const area = await createArea({ waiting_time: 'PT30M' }, fleet);
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: 'PT45M' } });
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { name: 'Renamed' } });
+    await call('PATCH', `/api/v2/areas/${area.id}`, { token: fleet, body: { waiting_time: null } });
+
+    const changes = await eventually(async () => {
+      const found = (await replayedAfter(start)).filter(
+        (message) => message.kind === 'AREA_WAITING_TIME_UPDATED:V1' && message.data.areaId === area.id,
+      );
+      if (found.length < 3) throw new Error('not replayed yet');
       return found;
     });
 
-    expect(entries.map((entry) => entry.event_type).sort()).toEqual(
-      [
-        'area.created',
-        'area.waiting_time_updated',
-        'area.updated',
-        'area.waiting_time_updated',
-        'area.updated',
-        'area.updated',
-        'area.updated',
-        'area.waiting_time_updated',
-      ].sort(),
-    );
-    const waiting = entries.filter((entry) => entry.event_type === 'area.waiting_time_updated').reverse();
-    expect(waiting.map((entry) => entry.data.previous_attributes)).toEqual([
-      { waiting_time: null },
-      { waiting_time: 'PT30M' },
-      { waiting_time: 'PT45M' },
+    expect(changes.map(({ data }) => [data.waitingTime ?? null, data.previousWaitingTime ?? null])).toEqual([
+      ['PT30M', null],
+      ['PT45M', 'PT30M'],
+      [null, 'PT45M'],
     ]);
-    expect(waiting.map((entry) => entry.data.object.waiting_time ?? null)).toEqual(['PT30M', 'PT45M', null]);
+    expect(changes[0]?.data).toMatchObject({ businessId: `area:${area.id}` });
   });
 
   it('emits nothing extra for an area created without a waiting time', async () => {

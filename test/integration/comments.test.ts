@@ -1092,17 +1092,16 @@ describe('Comments: attachments', () => {
 });
 
 describe('Comments: events', () => {
-  it('lists the comment events in the webhook catalog', async () => {
+  it('lists the comment events in the webhook catalog, without a comment.deleted no comment ever emits', async () => {
     const response = await call('GET', '/api/v2/webhooks/event-types', { token: admin });
     const types = response.body.items.map((item: { type: string }) => item.type);
 
-    expect(types).toEqual(
-      expect.arrayContaining(['comment.created', 'comment.updated', 'comment.deleted', 'comment.reaction']),
-    );
+    expect(types).toEqual(expect.arrayContaining(['comment.created', 'comment.updated', 'comment.reaction']));
+    expect(types).not.toContain('comment.deleted');
     expect(types).not.toContain('case.comment_added');
   });
 
-  it('delivers comment.created, .updated, .deleted and comment.reaction to webhooks, duplicates emit nothing', async () => {
+  it('delivers comment.created, comment.reaction, and comment.updated for an edit, a delete and a restore; duplicates emit nothing', async () => {
     const target = await startReceiver();
     receivers.push(target);
     const endpoint = await call('POST', '/api/v2/webhook-endpoints', {
@@ -1124,13 +1123,20 @@ describe('Comments: events', () => {
       body: { body_markdown: 'edited' },
     });
     await call('DELETE', `/api/v2/comments/${created.id}`, { token: tinaToken });
+    await call('POST', `/api/v2/comments/${created.id}/restore`, { token: danaToken });
 
     const ofComment = (r: { json?: any }) =>
       r.json?.data?.object?.id === created.id || r.json?.data?.object?.comment_id === created.id;
-    const deliveries = await target.waitFor(4, ofComment);
+    const deliveries = await target.waitFor(5, ofComment);
     const types = deliveries.map((d) => d.json.type).sort();
 
-    expect(types).toEqual(['comment.created', 'comment.deleted', 'comment.reaction', 'comment.updated']);
+    expect(types).toEqual([
+      'comment.created',
+      'comment.reaction',
+      'comment.updated',
+      'comment.updated',
+      'comment.updated',
+    ]);
     const reaction = deliveries.find((d) => d.json.type === 'comment.reaction')?.json;
     expect(reaction.data.object).toEqual({
       comment_id: created.id,
@@ -1141,14 +1147,24 @@ describe('Comments: events', () => {
       action: 'added',
       count: 1,
     });
-    const deleted = deliveries.find((d) => d.json.type === 'comment.deleted')?.json;
-    expect(deleted.data.object).toMatchObject({ id: created.id, is_deleted: true });
-    expect(deleted.data.object).not.toHaveProperty('body_markdown');
-    const updated = deliveries.find((d) => d.json.type === 'comment.updated')?.json;
-    expect(updated.data.previous_attributes).toMatchObject({
+    const [edited, deleted, restored] = deliveries
+      .filter((d) => d.json.type === 'comment.updated')
+      .map((d) => d.json)
+      .sort((x, y) => x.data.object.lock_version - y.data.object.lock_version);
+    expect(edited.data.previous_attributes).toMatchObject({
       body_markdown: created.body_markdown,
       is_edited: false,
     });
+    // The soft delete: the tombstone, and never the withheld body (not even as a previous value).
+    expect(deleted.data.object).toMatchObject({ id: created.id, is_deleted: true });
+    expect(deleted.data.object).not.toHaveProperty('body_markdown');
+    expect(deleted.data.previous_attributes).toEqual({ is_deleted: false });
+    expect(restored.data.object).toMatchObject({
+      id: created.id,
+      is_deleted: false,
+      body_markdown: 'edited',
+    });
+    expect(restored.data.previous_attributes).toMatchObject({ is_deleted: true });
     // The repeated reaction emitted nothing: still one comment.reaction a moment later.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(target.received.filter((r) => ofComment(r) && r.json.type === 'comment.reaction')).toHaveLength(1);

@@ -36,6 +36,7 @@ async function createVehicle(overrides: Record<string, unknown> = {}, token = di
 }
 
 interface Entry {
+  id: string;
   event_type: string;
   resource: { id: string };
   data: { object: Record<string, any>; previous_attributes?: Record<string, unknown> };
@@ -49,6 +50,21 @@ async function eventsOf(resourceId: string): Promise<Entry[]> {
 
 const report = (id: string, body: Record<string, unknown>, token = dispatcher) =>
   call('PUT', `/api/v2/vehicles/${id}/location`, { token, body });
+
+/** The event stream's messages replayed after `lastEventId`, until the server drops the connection. */
+async function replayedAfter(lastEventId: string) {
+  const response = await fetch(`${baseUrl()}/api/v2/events/stream?lastEventId=${lastEventId}`, {
+    headers: { authorization: `Bearer ${admin}` },
+  });
+  return (await response.text())
+    .split('\n\n')
+    .map((block) => {
+      const kind = /^event: (.+)$/m.exec(block)?.[1];
+      const data = /^data: (.+)$/m.exec(block)?.[1];
+      return kind && data ? { kind, data: JSON.parse(data) } : undefined;
+    })
+    .filter((message) => message !== undefined);
+}
 
 describe('Vehicles: create and read', () => {
   it('answers 201 with defaults, lock_version 0, no location and an absolute Location', async () => {
@@ -390,42 +406,51 @@ describe('Vehicles: location reports', () => {
     expect(response.status).toBe(404);
   });
 
-  it('emits vehicle.location_updated with the previous location (to webhooks, not the audit log), nothing for an ignored report', async () => {
+  it('keeps location reports off webhooks and the audit log, and streams each accepted one as VEHICLE_LOCATION_UPDATED:V1', async () => {
     const receiver = await startReceiver();
     try {
       const endpoint = await call('POST', '/api/v2/webhook-endpoints', {
         token: admin,
-        body: {
-          display_name: 'Tracker',
-          endpoint_url: receiver.url,
-          subscriptions: ['vehicle.location_updated'],
-        },
+        body: { display_name: 'Tracker', endpoint_url: receiver.url, subscriptions: ['vehicle.*'] },
       });
       expect(endpoint.status).toBe(201);
       const vehicle = await createVehicle();
+      const ofVehicle = (r: ReceivedWebhook) => r.json?.data?.object?.id === vehicle.id;
+      await receiver.waitFor(1, ofVehicle);
+      const start = await eventually(async () => {
+        const [created] = await eventsOf(vehicle.id);
+        if (!created) throw new Error('no audit entry yet');
+        return created.id;
+      });
       await report(vehicle.id, { latitude: 52, longitude: 13, recorded_at: '2026-06-11T08:00:00Z' });
       await report(vehicle.id, { latitude: 53, longitude: 14, recorded_at: '2026-06-11T08:01:00Z' });
       await report(vehicle.id, { latitude: 0, longitude: 0, recorded_at: '2026-06-11T07:00:00Z' });
 
-      const ofVehicle = (r: ReceivedWebhook) => r.json?.data?.object?.id === vehicle.id;
-      const [first, second] = await receiver.waitFor(2, ofVehicle);
-      // Give an ignored report the time to show up, were it sent.
+      const streamed = await eventually(async () => {
+        const found = (await replayedAfter(start)).filter(
+          (message) =>
+            message.kind === 'VEHICLE_LOCATION_UPDATED:V1' && message.data.vehicleId === vehicle.id,
+        );
+        if (found.length < 2) throw new Error('not replayed yet');
+        return found;
+      });
+      // Give a delivery the time to show up, were one sent.
       await new Promise((resolve) => setTimeout(resolve, 500));
       await call('DELETE', `/api/v2/webhook-endpoints/${endpoint.body.id}`, { token: admin });
+      const catalog = await call('GET', '/api/v2/webhooks/event-types', { token: admin });
 
-      const delivered = [first, second].sort((x, y) =>
-        String(x?.json.timestamp).localeCompare(String(y?.json.timestamp)),
-      );
-      expect(receiver.received.filter(ofVehicle)).toHaveLength(2);
-      expect(delivered[1]?.json.data.object.location).toMatchObject({ latitude: 53, longitude: 14 });
-      expect(delivered[1]?.json.data.previous_attributes).toEqual({
-        location: { latitude: 52, longitude: 13, recorded_at: '2026-06-11T08:00:00.000Z' },
-      });
-      expect(delivered[0]?.json.data.previous_attributes).toEqual({ location: null });
-      // Telemetry stays out of the audit log (thousands of reports a day per vehicle).
-      await eventually(async () => {
-        expect((await eventsOf(vehicle.id)).map((e) => e.event_type)).toEqual(['vehicle.created']);
-      });
+      expect(streamed.map((message) => message.data.location)).toEqual([
+        expect.objectContaining({ latitude: 52, longitude: 13 }),
+        expect.objectContaining({ latitude: 53, longitude: 14 }),
+      ]);
+      expect(streamed[0]?.data).toMatchObject({ businessId: `vehicle:${vehicle.id}` });
+      expect(receiver.received.filter(ofVehicle).map((r) => r.json.type)).toEqual(['vehicle.created']);
+      expect((await eventsOf(vehicle.id)).map((e) => e.event_type)).toEqual(['vehicle.created']);
+      const types = catalog.body.items.map((item: { type: string }) => item.type);
+      expect(types).not.toContain('vehicle.location_updated');
+      expect(
+        catalog.body.items.find((item: { type: string }) => item.type === 'vehicle.updated').description,
+      ).toContain('VEHICLE_LOCATION_UPDATED:V1');
     } finally {
       await receiver.stop();
     }

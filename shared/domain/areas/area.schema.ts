@@ -99,7 +99,7 @@ export const UpdateAreaSchema = z
       .nullable()
       .optional()
       .meta({
-        description: `${waitingTimeDescription} null clears it. A change also emits area.waiting_time_updated.`,
+        description: `${waitingTimeDescription} null clears it. A change is an area.updated like any other (and AREA_WAITING_TIME_UPDATED:V1 on the event stream).`,
       }),
     lock_version: lockVersion(),
   })

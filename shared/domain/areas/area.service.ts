@@ -1,9 +1,11 @@
 /**
  * Area rules: creation, merge-patch edits (description and waiting_time clearable with null),
  * deletion, and sorted, paged listing. Every change emits area.created / area.updated /
- * area.deleted. A change of waiting_time (set on create, changed or cleared on update) also
- * emits area.waiting_time_updated (the event stream's AREA_WAITING_TIME_UPDATED:V1) in the same
- * transaction, with the old value in previous_attributes.
+ * area.deleted. A change of waiting_time (set on create, changed or cleared on update) is an
+ * area.updated like any other for webhooks and the audit log (an event name never says which
+ * property changed); beside it, in the same transaction, the internal area.waiting_time_updated
+ * (never delivered, never audited) feeds the event stream's AREA_WAITING_TIME_UPDATED:V1 with the
+ * old value in previous_attributes.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
@@ -82,7 +84,7 @@ export async function updateArea(
   return after;
 }
 
-/** area.waiting_time_updated, as one more outbox write, when waiting_time differs. */
+/** The stream's internal area.waiting_time_updated, as one more outbox write, when waiting_time differs. */
 function waitingTimeEvents(ctx: AuthenticatedContext, before: Area | undefined, after: Area): TableWrite[] {
   if (before?.waiting_time === after.waiting_time) return [];
   const event = domainEvent(ctx, 'area.waiting_time_updated', resource(after.id), after, {

@@ -16,8 +16,10 @@
  * - restore: holders of comments:update; a live comment is 422 comments.cannot-restore-not-deleted.
  *
  * Events (in the write's transaction): comment.created (and case.comment_added beside it for a
- * comment on a case: CASE_COMMENT_ADDED:V1 on the event stream), comment.updated (edits and
- * restores), comment.deleted (the soft deletion; data.object is the tombstone).
+ * comment on a case: CASE_COMMENT_ADDED:V1 on the event stream) and comment.updated for edits,
+ * soft deletions (data.object is the tombstone) and restores. Never comment.deleted: SPEC.md keeps
+ * `deleted` for records that are gone, and a tombstone can be restored; no comment is removed
+ * for good.
  */
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
@@ -226,14 +228,13 @@ export async function createComment(
   }
 }
 
+/** Keys a tombstone withholds: a deletion's previous_attributes must not carry them back out. */
+const withheldByTombstone = ['body_markdown', 'reactions', 'mentions', 'attachments'];
+
 function updatedEvent(ctx: AuthenticatedContext, next: StoredComment, before: StoredComment) {
-  return domainEvent(
-    ctx,
-    'comment.updated',
-    commentResource(next.id),
-    eventObjectOf(next),
-    previousAttributes(eventObjectOf(before), eventObjectOf(next)),
-  );
+  const previous = previousAttributes(eventObjectOf(before), eventObjectOf(next));
+  if (next.is_deleted) for (const key of withheldByTombstone) delete previous[key];
+  return domainEvent(ctx, 'comment.updated', commentResource(next.id), eventObjectOf(next), previous);
 }
 
 export async function updateComment(
@@ -310,12 +311,7 @@ export async function deleteComment(ctx: AuthenticatedContext, id: string): Prom
         };
       },
       save: (next, stored) =>
-        commentStore.update(
-          ctx.workspaceId,
-          next,
-          stored,
-          domainEvent(ctx, 'comment.deleted', commentResource(next.id), eventObjectOf(next)),
-        ),
+        commentStore.update(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
     });
   } catch (error) {
     if (!(error instanceof AlreadyThere)) throw error;

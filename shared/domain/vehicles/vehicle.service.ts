@@ -2,7 +2,9 @@
  * Vehicle rules: creation with defaults (vehicle_type OTHER, active), merge-patch edits
  * (license_plate and capacity_kg clearable with null), deletion, paged listing, and location
  * reports. Every edit emits vehicle.created / vehicle.updated / vehicle.deleted; a location
- * report emits vehicle.location_updated (the event stream's VEHICLE_LOCATION_UPDATED:V1).
+ * report emits only the internal vehicle.location_updated, for the event stream's
+ * VEHICLE_LOCATION_UPDATED:V1: reports are telemetry (every few seconds per vehicle), so they reach
+ * neither webhooks nor the audit log.
  *
  * license_plate is unique per workspace, compared without letter case, blanks and hyphens
  * (`B-FS 1204` = `bfs 1204`). A guard item per plate, created in the vehicle's transaction,

@@ -361,7 +361,8 @@ export const commentRoutes = [
       'comments; moderators (comments:update) delete anyone’s, which sets `is_deleted_by_moderator` (and ' +
       '`is_moderated`). Anyone else gets 403 `comments/cannot-edit-others` (data.reason not_author, ' +
       'data.required_grants comments:update). Deleting a tombstone again is 204 and changes nothing. Emits ' +
-      'comment.deleted.',
+      'comment.updated (data.object is the tombstone, is_deleted true; `deleted` events are for records that are ' +
+      'gone, and a tombstone can be restored).',
     examples: {},
     params: CommentIdParams,
     success: { status: 204, description: 'Deleted (a tombstone now).' },

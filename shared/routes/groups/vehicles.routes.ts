@@ -117,9 +117,9 @@ export const vehicleRoutes = [
       '`recorded_at` is not after the stored one (a tracker sending its backlog late, a retry) changes ' +
       'nothing and answers 200 with the vehicle as it is, location unchanged, without an event. So no ' +
       "lock_version is taken: a report never conflicts with an edit, and it leaves the vehicle's " +
-      '`lock_version` and `updated_at` as they are. An accepted report emits vehicle.location_updated ' +
-      '(VEHICLE_LOCATION_UPDATED:V1 on the event stream) with the previous location in ' +
-      '`previous_attributes`. Inactive vehicles report too.',
+      '`lock_version` and `updated_at` as they are. An accepted report is telemetry, not an edit: it reaches ' +
+      'the event stream only (VEHICLE_LOCATION_UPDATED:V1 with the new location), never webhooks or the ' +
+      'audit log, and emits no vehicle.updated. Inactive vehicles report too.',
     examples: {
       request: {
         latitude: 52.5602,
