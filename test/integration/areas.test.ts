@@ -273,6 +273,20 @@ describe('Areas: update (JSON Merge Patch)', () => {
     expect(response.body).toMatchObject({ name: 'two', lock_version: 2 });
   });
 
+  it('moves lock_version for a PATCH that changes nothing, as for every write (SPEC.md rule 8)', async () => {
+    const area = await createArea();
+
+    const same = await call('PATCH', `/api/v2/areas/${area.id}`, {
+      token: admin,
+      body: { name: area.name, lock_version: 0 },
+    });
+    const empty = await call('PATCH', `/api/v2/areas/${area.id}`, { token: admin, body: {} });
+
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ name: area.name, lock_version: 1 });
+    expect(empty.body.lock_version).toBe(2);
+  });
+
   it('keeps every concurrent last-write-wins patch (none is lost to a race)', async () => {
     const area = await createArea();
 

@@ -219,7 +219,7 @@ describe('Billing profile: lock_version', () => {
     expect(read.body).toMatchObject({ billing_city: 'Potsdam', lock_version: 2 });
   });
 
-  it('writes last-write-wins without lock_version, and writes nothing for a PATCH that changes nothing', async () => {
+  it('writes last-write-wins without lock_version, and moves lock_version for a PATCH that changes nothing, as for any write', async () => {
     const { workspace } = await withProfile();
 
     const changed = await call('PATCH', profilePath, {
@@ -230,10 +230,26 @@ describe('Billing profile: lock_version', () => {
       token: workspace.token,
       body: { billing_city: 'Bonn', billing_country_code: 'de', lock_version: 2 },
     });
+    const stale = await call('PATCH', profilePath, {
+      token: workspace.token,
+      body: { billing_city: 'Bonn', lock_version: 2 },
+    });
 
     expect(changed.body.lock_version).toBe(2);
     expect(same.status).toBe(200);
-    expect(same.body.lock_version).toBe(2);
+    expect(same.body).toMatchObject({ billing_city: 'Bonn', lock_version: 3 });
+    expect(Date.parse(same.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(changed.body.updated_at));
+    expect(stale.status).toBe(409);
+    const entries = await eventually(async () => {
+      const response = await call('GET', '/api/v2/audit-logs?size=100', { token: workspace.token });
+      const found = (response.body.items as Array<Record<string, any>>).filter(
+        (entry) => entry.event_type === 'billing_profile.updated',
+      );
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    // The newest first: the write that changed nothing names no previous value.
+    expect(entries.map((entry) => entry.data.previous_attributes)).toEqual([{}, { billing_city: 'Berlin' }]);
   });
 
   it('accepts application/json as an alias and refuses other media types', async () => {

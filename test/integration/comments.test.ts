@@ -291,27 +291,55 @@ describe('Comments: create', () => {
 });
 
 describe('Comments: duplicate submissions', () => {
-  it('gives the same author the existing comment with 200 and its Location within the window', async () => {
+  it('gives the same author the existing comment with 200 and its Location within the window, also when the repeat is a reply', async () => {
     const work = await createCase();
+    const elsewhere = await createCase();
     const body = unique('Arrived on site');
     const first = await post(tinaToken, { ...onCase(work.id), body_markdown: body });
 
     const again = await post(tinaToken, { ...onCase(work.id), body_markdown: body });
-    const byOther = await post(danaToken, { ...onCase(work.id), body_markdown: body });
     const asReply = await post(tinaToken, {
       ...onCase(work.id),
       body_markdown: body,
       parent_comment_id: first.body.id,
     });
+    const byOther = await post(danaToken, { ...onCase(work.id), body_markdown: body });
+    const onOtherRecord = await post(tinaToken, { ...onCase(elsewhere.id), body_markdown: body });
 
     expect(first.status).toBe(201);
-    expect(again.status).toBe(200);
-    expect(again.body).toEqual(first.body);
-    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    for (const repeat of [again, asReply]) {
+      expect(repeat.status, repeat.text).toBe(200);
+      expect(repeat.body).toEqual(first.body);
+      expect(repeat.headers.get('location')).toBe(first.headers.get('location'));
+    }
     expect(byOther.status).toBe(201);
-    expect(asReply.status).toBe(201);
+    expect(onOtherRecord.status).toBe(201);
     const { body: page } = await list(admin, work.id, '&sort=flat:asc');
-    expect(page.page.total_elements).toBe(3);
+    expect(page.page.total_elements).toBe(2);
+  });
+
+  it('gives a reply that repeats an earlier reply of the same author in another thread of the record that reply, with 200', async () => {
+    const work = await createCase();
+    const [rootA, rootB] = [
+      await comment(admin, work.id, unique('A')),
+      await comment(admin, work.id, unique('B')),
+    ];
+    const body = unique('Same answer');
+    const first = await post(tinaToken, {
+      ...onCase(work.id),
+      body_markdown: body,
+      parent_comment_id: rootA.id,
+    });
+
+    const second = await post(tinaToken, {
+      ...onCase(work.id),
+      body_markdown: body,
+      parent_comment_id: rootB.id,
+    });
+
+    expect(first.status).toBe(201);
+    expect(second.status, second.text).toBe(200);
+    expect(second.body).toMatchObject({ id: first.body.id, parent_comment_id: rootA.id });
   });
 
   it('keeps the first of concurrent identical posts and answers the others with it', async () => {
@@ -407,10 +435,10 @@ describe('Comments: list', () => {
   });
 
   it.each([
-    { query: '&sort=newest', pointer: '#/sort' },
-    { query: '&size=1001', pointer: '#/size' },
-    { query: '&size=0', pointer: '#/size' },
-    { query: '&page=-1', pointer: '#/page' },
+    { query: '&sort=newest', pointer: '#/query/sort' },
+    { query: '&size=1001', pointer: '#/query/size' },
+    { query: '&size=0', pointer: '#/query/size' },
+    { query: '&page=-1', pointer: '#/query/page' },
   ])('refuses $query with 422 at $pointer', async ({ query, pointer }) => {
     const response = await list(admin, fixture.work.id, query);
 
@@ -434,7 +462,7 @@ describe('Comments: list', () => {
     );
 
     expect(missing.status).toBe(422);
-    expect(pointers(missing)).toEqual(['#/target_id']);
+    expect(pointers(missing)).toEqual(['#/query/target_id']);
     expect(nowhere.status).toBe(404);
     expect(unknownType.status).toBe(422);
   });
@@ -462,6 +490,41 @@ describe('Comments: edit', () => {
       mentions: [{ user_id: tom }],
     });
     expect(stale.status).toBe(409);
+  });
+
+  it('moves lock_version for a PATCH that changes nothing, as every write does, without marking the comment edited', async () => {
+    const work = await createCase();
+    const created = await comment(tinaToken, work.id, unique('Gauge checked'));
+    const path = `/api/v2/comments/${created.id}`;
+
+    const same = await call('PATCH', path, {
+      token: tinaToken,
+      body: { body_markdown: created.body_markdown, lock_version: 0 },
+    });
+    const empty = await call('PATCH', path, { token: tinaToken, body: {} });
+    const stale = await call('PATCH', path, { token: tinaToken, body: { lock_version: 1 } });
+
+    expect(same.status, same.text).toBe(200);
+    expect(same.body).toMatchObject({
+      body_markdown: created.body_markdown,
+      is_edited: false,
+      lock_version: 1,
+    });
+    expect(empty.body).toMatchObject({ is_edited: false, lock_version: 2 });
+    expect(stale.status).toBe(409);
+    const entries = await eventually(async () => {
+      const log = await call('GET', '/api/v2/audit-logs?size=100', { token: admin });
+      const found = (log.body.items as Array<Record<string, any>>).filter(
+        (entry) => entry.resource.id === created.id,
+      );
+      expect(found).toHaveLength(3);
+      return found;
+    });
+    expect(entries.map((entry) => [entry.event_type, entry.data.previous_attributes])).toEqual([
+      ['comment.updated', {}],
+      ['comment.updated', {}],
+      ['comment.created', undefined],
+    ]);
   });
 
   it.each([

@@ -106,7 +106,7 @@ export function toBillingProfile(stored: StoredProfile | undefined): BillingProf
   };
 }
 
-/** Whether the patch changes nothing (then no write, no event, no sync). */
+/** Whether the patch changes no value (then the write has nothing new for the provider). */
 export function unchanged(stored: ProfileValues | undefined, values: ProfileValues): boolean {
   const before = valuesOf(stored);
   return profileFields.every((field) => before[field] === values[field]);

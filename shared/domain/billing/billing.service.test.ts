@@ -130,6 +130,25 @@ describe('Billing service: profile sync', () => {
     expect(memory.account).not.toHaveProperty('sync_pending');
   });
 
+  it('writes a PATCH that changes no value (lock_version moves) but sends it to the provider only when a sync is owed', async () => {
+    // Prepare
+    const { provider, calls } = scriptedProvider();
+    memory.provider = provider;
+    memory.account = { ...linked };
+    await updateBillingProfile(ctx, { billing_city: 'Berlin' });
+    calls.length = 0;
+
+    // Act
+    const same = await updateBillingProfile(ctx, { billing_city: 'Berlin' });
+    memory.account = { ...linked, sync_pending: true };
+    const owed = await updateBillingProfile(ctx, { billing_city: 'Berlin' });
+
+    // Assess
+    expect([same.lock_version, owed.lock_version]).toEqual([2, 3]);
+    expect(calls).toEqual(['updateCustomer cus_9']);
+    expect(memory.account).not.toHaveProperty('sync_pending');
+  });
+
   it('does not sync without a customer, or with another provider’s customer', async () => {
     const { provider, calls } = scriptedProvider();
     memory.provider = provider;

@@ -8,7 +8,10 @@
  * - The first PATCH creates it at lock_version 1 whatever lock_version it carries (ignored);
  *   two first PATCHes at once: the second finds the profile and is an update (its lock_version,
  *   when sent, is then checked). Later PATCHes follow SPEC.md rule 8.
- * - A PATCH that changes nothing writes nothing (same lock_version, no event, no sync).
+ * - Every successful PATCH is a write, as on every versioned resource (SPEC.md rule 8): one that
+ *   changes no value still moves lock_version and updated_at and emits billing_profile.updated
+ *   with empty previous_attributes, like an area's. It sends nothing to the provider, though,
+ *   unless a sync is owed.
  * - Each write emits billing_profile.created / billing_profile.updated (audit only).
  * - After a write, the profile goes to the provider's customer when the workspace has one. A
  *   provider failure never loses or refuses the change: the PATCH still answers 200, the
@@ -85,15 +88,15 @@ export async function updateBillingProfile(
   const workspaceId = ctx.workspaceId;
   const stored = await readProfile(workspaceId);
   let result: StoredProfile | undefined;
+  let changed = true;
   if (!stored) result = await createFirstProfile(ctx, patch);
   if (!result) {
     const current = stored ?? (await readProfile(workspaceId));
     if (current && expected !== undefined && expected !== null && expected !== current.lock_version)
       throw conflict(undefined, current.lock_version);
-    const { values, errors } = applyProfilePatch(current, patch);
+    const { errors } = applyProfilePatch(current, patch);
     if (errors.length > 0) throw validationProblem(errors);
-    if (current && unchanged(current, values)) return toBillingProfile(current);
-    const { after } = await updateVersioned<StoredProfile>({
+    const { before, after } = await updateVersioned<StoredProfile>({
       key: `billing-profile:${workspaceId}`,
       load: () => readProfile(workspaceId),
       expectedVersion: expected,
@@ -123,8 +126,9 @@ export async function updateBillingProfile(
         ),
     });
     result = after;
+    changed = !unchanged(before, valuesOf(after));
   }
-  await syncProfile(workspaceId, result);
+  await syncProfile(workspaceId, result, { unlessSynced: !changed });
   return toBillingProfile(result);
 }
 
@@ -189,8 +193,13 @@ function linkOf(account: BillingAccountRecord | undefined, provider: PaymentProv
 /**
  * Sends the profile to the provider's customer, when there is one; never throws for the
  * provider. A failure is remembered (sync_pending) and logged; a success clears the mark.
+ * `unlessSynced`: only when a sync is owed (a write that changed no value has nothing new to send).
  */
-async function syncProfile(workspaceId: string, profile: StoredProfile | undefined): Promise<void> {
+async function syncProfile(
+  workspaceId: string,
+  profile: StoredProfile | undefined,
+  { unlessSynced = false } = {},
+): Promise<void> {
   let provider: PaymentProvider | undefined;
   try {
     provider = await paymentProvider();
@@ -199,7 +208,7 @@ async function syncProfile(workspaceId: string, profile: StoredProfile | undefin
     return;
   }
   const account = linkOf(await readAccount(workspaceId), provider);
-  if (!account || !provider) return;
+  if (!account || !provider || (unlessSynced && !account.sync_pending)) return;
   try {
     await provider.updateCustomer(account.customer_id, customerDetailsOf(workspaceId, profile));
     if (account.sync_pending) {

@@ -5,11 +5,14 @@
  *   of the same target (root_comment_id derived: the thread's root, the comment's own id on a
  *   root); body checked (comment-markdown.ts) and its mentions resolved (comment-mentions.ts);
  *   attachments checked and claimed (comment-attachments.ts). The same author posting the same
- *   body on the same target and parent within the dedup window (FSM_COMMENT_DEDUP_SECONDS,
- *   default 60; 0 turns it off) gets the existing comment back (200), race-safe through a guard
- *   item written in the comment's transaction.
+ *   body on the same target within the dedup window (FSM_COMMENT_DEDUP_SECONDS, default 60; 0
+ *   turns it off) gets the existing comment back (200), race-safe through a guard item written in
+ *   the comment's transaction. Author, body and target are the whole key (SPEC.md, "Create
+ *   comment"): where in the thread the repeat was aimed does not make it a new comment, so a
+ *   reply that repeats the author's root comment gets that comment back.
  * - edit: the author only, whatever the role (403 comments/cannot-edit-others, reason not_author);
- *   sets is_edited; a tombstone cannot be edited (422).
+ *   a new body sets is_edited; a tombstone cannot be edited (422). Every successful PATCH writes,
+ *   a PATCH that changes nothing too (lock_version moves, comment.updated), as for every resource.
  * - delete: soft. The author deletes their own; holders of comments:update (moderators) delete
  *   anyone's, which sets is_deleted_by_moderator (and is_moderated). Deleting a tombstone again
  *   changes nothing.
@@ -111,15 +114,10 @@ async function bodyErrors(
   return { errors, mentionIds: verdict.mentionIds };
 }
 
-/** The guard's key: author, target, parent and the body's SHA-256. */
-function fingerprintOf(
-  authorId: string,
-  target: CommentTarget,
-  parentId: string | undefined,
-  body: string,
-): string {
+/** The guard's key: author, target and the body's SHA-256 (no parent: see the rules above). */
+function fingerprintOf(authorId: string, target: CommentTarget, body: string): string {
   const hash = createHash('sha256').update(body, 'utf8').digest('hex');
-  return `${authorId}#${target.key}#${parentId ?? '-'}#${hash}`;
+  return `${authorId}#${target.key}#${hash}`;
 }
 
 /** The comment a fresh guard names, when it is still what was posted (live, same body). */
@@ -160,7 +158,7 @@ export async function createComment(
   if (errors.length > 0) throw validationProblem(errors);
 
   const window = dedupWindowSeconds();
-  const fingerprint = fingerprintOf(ctx.principal.id, target, parentId, input.body_markdown);
+  const fingerprint = fingerprintOf(ctx.principal.id, target, input.body_markdown);
   for (let attempt = 1; ; attempt++) {
     const guard = window > 0 ? await commentDedupStore.get(ctx.workspaceId, fingerprint) : undefined;
     const duplicate = await duplicateOf(ctx, guard, input.body_markdown);
@@ -249,14 +247,8 @@ export async function updateComment(
   const body = patch.body_markdown;
   const checked = body === undefined ? undefined : await bodyErrors(ctx.workspaceId, body);
   if (checked && checked.errors.length > 0) throw validationProblem(checked.errors);
-  const unchanged = (stored: StoredComment) => body === undefined || body === stored.body_markdown;
-  if (
-    unchanged(found) &&
-    (patch.lock_version ?? found.lock_version) === found.lock_version &&
-    !found.is_deleted
-  ) {
-    return presentOne(ctx, found, target);
-  }
+  // Also a PATCH that changes nothing is a write (SPEC.md rule 8, as for every resource):
+  // lock_version moves and comment.updated is emitted, without is_edited.
   const { after } = await updateVersioned<StoredComment>({
     key: `comment:${ctx.workspaceId}:${found.id}`,
     load: () => commentStore.get(ctx.workspaceId, found.id),

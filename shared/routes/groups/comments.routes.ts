@@ -150,10 +150,10 @@ export const commentRoutes = [
       '/api/v2/comments/attachments by the caller; each file must have arrived in time and pass the checks on its ' +
       'bytes, and is attached to this comment only (422 at `#/attachment_ids/<i>` otherwise).\n\n' +
       '201 with the comment and `Location: /api/v2/comments/{comment_id}`. Posting the same body again on the ' +
-      'same record and parent within the duplicate window (FSM_COMMENT_DEDUP_SECONDS, default 60 s) by the same ' +
-      'author answers 200 with the existing comment as it is (the same Location, nothing written, nothing ' +
-      'emitted); a deleted or edited comment no longer counts. Emits comment.created (on the event stream ' +
-      'CASE_COMMENT_ADDED:V1 for comments on cases).',
+      'same record within the duplicate window (FSM_COMMENT_DEDUP_SECONDS, default 60 s) by the same author, as ' +
+      'a root or as a reply anywhere in its threads, answers 200 with the existing comment as it is (the same ' +
+      'Location, nothing written, nothing emitted); a deleted or edited comment no longer counts. Emits ' +
+      'comment.created (on the event stream CASE_COMMENT_ADDED:V1 for comments on cases).',
     examples: {
       request: {
         target_type: 'core:case',
