@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: `unit` (pure rules, fakes allowed, no Java), `integration` (real HTTP against
+ * Four projects: `unit` (pure rules, fakes allowed, no Java), `integration` (real HTTP against
  * the embedded stack that test/support/global-setup.ts starts once per run, plus the local
- * stack's own emulator tests), and `infra` (CDK assertions, offline synth).
+ * stack's own emulator tests), `infra` (CDK assertions, offline synth), and `contract`, which runs
+ * after them and compares the answers the integration tests observed with the OpenAPI document.
  */
 export default defineConfig({
   test: {
@@ -28,6 +29,14 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // After the others: compares what the integration tests observed with the OpenAPI document.
+        test: {
+          name: 'contract',
+          include: ['test/contract/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
       {

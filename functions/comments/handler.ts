@@ -47,7 +47,9 @@ export const handler = createGroupHandler(commentRoutes, {
   }),
   'comments.add_reaction': async ({ ctx, params, body }) => {
     const { comment, added } = await addReaction(ctx, params.comment_id, body.emoji);
-    return { status: added ? 201 : 200, body: comment };
+    if (!added) return { status: 200, body: comment };
+    const reaction = `/api/v2/comments/${params.comment_id}/reactions/${encodeURIComponent(body.emoji)}`;
+    return { status: 201, body: comment, location: reaction };
   },
   'comments.remove_reaction': async ({ ctx, params }) => {
     await removeReaction(ctx, params.comment_id, params.emoji);

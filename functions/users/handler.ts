@@ -22,7 +22,9 @@ export const handler = createGroupHandler(userRoutes, {
     body: await lifecycle.deactivateUser(ctx, params.user_id),
   }),
   'users.activate': async ({ ctx, params }) => ({ body: await lifecycle.activateUser(ctx, params.user_id) }),
-  'users.unblock': async ({ ctx, params }) => ({ body: await lifecycle.unblockUser(ctx, params.user_id) }),
+  'users.unblock': async ({ ctx, params, event }) => ({
+    body: await lifecycle.unblockUser(ctx, params.user_id, header(event, 'origin')),
+  }),
   'users.resend-set-password-email': async ({ ctx, params, event }) => {
     await lifecycle.resendSetPasswordEmail(ctx, params.user_id, header(event, 'origin'));
     return {};

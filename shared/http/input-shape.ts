@@ -7,8 +7,9 @@
  *   write that changed nothing;
  * - every array longer than its schema allows, without looking inside it, so a body of 100,000
  *   elements costs one error, not 100,000 validations.
- * Objects that accept any key (records, loose objects) and values the schema does not describe
- * (unknown, custom) are not walked. Custom-object data is checked against its definition.
+ * Objects that accept any key (records, loose objects), values the schema does not describe
+ * (unknown, custom) and schemas that catch their own failures are not walked. Custom-object
+ * data is checked against its definition.
  */
 import type { z } from 'zod';
 import type { FieldError } from './problem.ts';
@@ -29,7 +30,8 @@ interface Def {
   checks?: ReadonlyArray<{ _zod: { def: { check: string; maximum?: number; length?: number } } }>;
 }
 
-const wrappers = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+// Not `catch`: a schema that catches its own failures (relation batches) answers them itself.
+const wrappers = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional']);
 
 function defOf(schema: z.ZodType): Def {
   let def = (schema as unknown as { _zod: { def: Def } })._zod.def;

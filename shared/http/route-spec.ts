@@ -44,6 +44,11 @@ export interface RouteSpec {
   readonly allowInactiveTenant?: boolean;
   readonly params?: z.ZodObject;
   readonly query?: z.ZodObject;
+  /**
+   * Request headers the operation reads beyond Authorization and the correlation headers
+   * (`Origin`), published as header parameters. Names in lower case.
+   */
+  readonly headers?: z.ZodObject;
   readonly body?: z.ZodType;
   /** The body is a JSON Merge Patch (application/merge-patch+json or application/json). */
   readonly mergePatch?: boolean;
@@ -53,9 +58,21 @@ export interface RouteSpec {
     readonly schema?: z.ZodType;
     /** Defaults to application/json. */
     readonly contentType?: string;
+    /**
+     * Other success answers of the operation, with the same body schema: a create that finds a
+     * duplicate and answers the existing resource with 200, for example.
+     */
+    readonly alternatives?: readonly SuccessAlternative[];
   };
   /** Error statuses the operation documents besides the ones every bearer route has. */
   readonly errors?: readonly number[];
+}
+
+export interface SuccessAlternative {
+  readonly status: 200 | 201 | 202 | 204;
+  readonly description: string;
+  /** The answer carries a Location header (the existing resource's URL). */
+  readonly location?: boolean;
 }
 
 /** Examples of one operation, as a client sends and receives them. */

@@ -104,8 +104,12 @@ export const errorResponses: Record<number | 'default', ErrorResponse> = {
   422: {
     name: 'UnprocessableContent',
     description:
-      'field-required, field-type-invalid or validation-failed, with one errors[] entry per field or parameter ' +
-      '(pointer `#/name`, `#/tag_ids/0`; parameter set for query parameters).',
+      'field-required, field-type-invalid or validation-failed, with one errors[] entry per field or parameter: ' +
+      'body fields at `#/name`, `#/tag_ids/0`; query parameters at `#/query/<name>` with `data.parameter`. A ' +
+      'query parameter the operation does not publish, a body key its write schema does not know (read-only ' +
+      'keys of the representation included) and a body sent to an operation that takes none are ' +
+      '`field-unknown` entries, with `data.suggestion` when a known name is a small edit away. At most 100 ' +
+      'entries are listed; `data.errors_truncated` says when more were found.',
     example: {
       type: 'field-required',
       detail: '#/name: must not be blank',
@@ -189,7 +193,8 @@ export function errorStatusesOf(route: RouteSpec): number[] {
   if (route.auth === 'device') statuses.add(401).add(403);
   if (route.params) statuses.add(404);
   if (route.body) statuses.add(400).add(413).add(415).add(422);
-  if (route.query) statuses.add(422);
+  // Strict input: an unknown query parameter or body key is 422 on every operation.
+  if (route.published !== false) statuses.add(422);
   if (route.body && 'lock_version' in ((route.body as { shape?: object }).shape ?? {})) statuses.add(409);
   // Authenticated routes read the store (or the identity provider's keys) on every request.
   if (route.auth !== 'none') statuses.add(503);

@@ -24,6 +24,19 @@ function parameters(route: RouteSpec): JsonSchema[] {
   for (const [name, schema] of Object.entries((route.params?.shape ?? {}) as Record<string, z.ZodType>)) {
     list.push({ name, in: 'path', required: true, schema: schemaOf(schema) });
   }
+  for (const [name, schema] of Object.entries((route.headers?.shape ?? {}) as Record<string, z.ZodType>)) {
+    const json = schemaOf(schema);
+    list.push({
+      name: name.replace(
+        /(^|-)([a-z])/g,
+        (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`,
+      ),
+      in: 'header',
+      required: !schema.safeParse(undefined).success,
+      schema: json,
+      ...(typeof json.description === 'string' ? { description: json.description } : {}),
+    });
+  }
   for (const [name, schema] of Object.entries((route.query?.shape ?? {}) as Record<string, z.ZodType>)) {
     const json = schemaOf(schema);
     list.push({
@@ -38,34 +51,40 @@ function parameters(route: RouteSpec): JsonSchema[] {
   return list;
 }
 
+const locationHeader = (description: string) => ({
+  Location: { description, required: true, schema: { type: 'string', format: 'uri' } },
+});
+
 function successResponse(route: RouteSpec): Record<string, unknown> {
-  const { status, description, schema, contentType } = route.success;
-  return {
+  const { status, description, schema, contentType, alternatives = [] } = route.success;
+  const content = (example: boolean) =>
+    schema
+      ? {
+          content: {
+            [contentType ?? 'application/json']: {
+              schema: schemaOf(schema),
+              ...(!example || route.examples.response === undefined
+                ? {}
+                : { example: route.examples.response }),
+            },
+          },
+        }
+      : {};
+  const responses: Record<string, unknown> = {
     [String(status)]: {
       description,
-      ...(status === 201
-        ? {
-            headers: {
-              Location: {
-                description: 'Absolute URL of the created resource.',
-                required: true,
-                schema: { type: 'string', format: 'uri' },
-              },
-            },
-          }
-        : {}),
-      ...(schema
-        ? {
-            content: {
-              [contentType ?? 'application/json']: {
-                schema: schemaOf(schema),
-                ...(route.examples.response === undefined ? {} : { example: route.examples.response }),
-              },
-            },
-          }
-        : {}),
+      ...(status === 201 ? { headers: locationHeader('Absolute URL of the created resource.') } : {}),
+      ...content(true),
     },
   };
+  for (const alternative of alternatives) {
+    responses[String(alternative.status)] = {
+      description: alternative.description,
+      ...(alternative.location ? { headers: locationHeader('Absolute URL of the existing resource.') } : {}),
+      ...(alternative.status === 204 ? {} : content(false)),
+    };
+  }
+  return responses;
 }
 
 function requestBody(route: RouteSpec): JsonSchema | undefined {

@@ -16,13 +16,15 @@ export const ProblemSchema = z
           type: z.url(),
           title: z.string(),
           detail: z.string(),
-          pointer: z
-            .string()
-            .meta({ description: 'JSON pointer, e.g. #/tag_ids/0; #/<name> for parameters.' }),
+          pointer: z.string().meta({
+            description: 'JSON pointer into the body, e.g. #/tag_ids/0; #/query/<name> for query parameters.',
+          }),
           parameter: z
             .string()
             .optional()
-            .meta({ description: 'Set when the error is about a query parameter.' }),
+            .meta({
+              description: 'Set when the error is about a query or path parameter (also data.parameter).',
+            }),
           data: z.record(z.string(), z.unknown()).optional(),
         }),
       )

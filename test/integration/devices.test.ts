@@ -605,9 +605,9 @@ describe('Devices: list', () => {
       'min_lon',
     ]);
     expect(reversed.status).toBe(422);
-    expect(pointerOf(reversed)).toEqual(['#/min_lat']);
+    expect(pointerOf(reversed)).toEqual(['#/query/min_lat']);
     expect(outOfRange.status).toBe(422);
-    expect(pointerOf(outOfRange)?.sort()).toEqual(['#/max_lon', '#/min_lat']);
+    expect(pointerOf(outOfRange)?.sort()).toEqual(['#/query/max_lon', '#/query/min_lat']);
   });
 });
 

@@ -104,7 +104,7 @@ describe('Users: list filters', () => {
     const response = await list('status=active');
 
     expect(response.status).toBe(422);
-    expect(response.body.errors[0]).toMatchObject({ pointer: '#/status', parameter: 'status' });
+    expect(response.body.errors[0]).toMatchObject({ pointer: '#/query/status', parameter: 'status' });
   });
 
   it('searches email, firstname and lastname case-insensitively', async () => {
@@ -129,7 +129,7 @@ describe('Users: list filters', () => {
 
     expect(namesOf(technicians)).toEqual(['Bert Adams', 'Dora Clark']);
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors[0].pointer).toBe('#/role');
+    expect(unknown.body.errors[0].pointer).toBe('#/query/role');
   });
 
   it('filters by role_ids, any of them (repeated keys)', async () => {
@@ -146,7 +146,7 @@ describe('Users: list filters', () => {
     );
 
     expect(response.status).toBe(422);
-    expect(response.body.errors[0].pointer).toBe('#/role_ids/0');
+    expect(response.body.errors[0].pointer).toBe('#/query/role_ids/0');
   });
 
   it('filters by skill_ids, any of them', async () => {
@@ -180,7 +180,7 @@ describe('Users: list filters', () => {
     const response = await list('updated_from=yesterday');
 
     expect(response.status).toBe(422);
-    expect(response.body.errors[0].pointer).toBe('#/updated_from');
+    expect(response.body.errors[0].pointer).toBe('#/query/updated_from');
   });
 
   it('combines filters with AND', async () => {

@@ -520,17 +520,22 @@ describe('Users: update (merge patch)', () => {
     expect(owner.body.errors[0].pointer).toBe('#/role_ids');
   });
 
-  it('ignores unknown keys, as every resource does', async () => {
+  it('refuses unknown and read-only keys, as every resource does, and changes nothing', async () => {
     const user = await createUser(admin);
 
     const response = await call('PATCH', `/api/v2/users/${user.id}`, {
       token: admin,
       body: { nickname: 'x', status: 'BLOCKED' },
     });
+    const after = await call('GET', `/api/v2/users/${user.id}`, { token: admin });
 
-    expect(response.status).toBe(200);
-    expect(response.body.status).toBe('ACTIVE');
-    expect(response.body).not.toHaveProperty('nickname');
+    expect(response.status).toBe(422);
+    expect(response.body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      '#/nickname',
+      '#/status',
+    ]);
+    expect(after.body.status).toBe('ACTIVE');
+    expect(after.body.lock_version).toBe(user.lock_version);
   });
 
   it('moves tag usage counts when the tag set changes', async () => {

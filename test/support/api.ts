@@ -6,6 +6,7 @@ import { createPrivateKey, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, inject } from 'vitest';
+import { recordAnswer } from './observed-answers.ts';
 import seed from './test-seed.json' with { type: 'json' };
 
 export const baseUrl = () => inject('baseUrl');
@@ -42,6 +43,12 @@ export async function call<T = any>(
   }
   const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
+  recordAnswer({
+    method,
+    path: path.split('?')[0] ?? path,
+    status: response.status,
+    headers: [...response.headers.keys()],
+  });
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startDnsServer } from './dns-server.ts';
+import { clearObservedAnswers } from './observed-answers.ts';
 import { startService } from './service-process.ts';
 
 /**
@@ -42,6 +43,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // test/contract compares what this run observes with the OpenAPI document.
+  clearObservedAnswers();
   const dataDir = await mkdtemp(join(tmpdir(), 'fsm-test-'));
   const adminClientSecret = randomBytes(24).toString('base64url');
   const dns = await startDnsServer(hooksDns());

@@ -7,17 +7,13 @@ import { auditLogStore } from '../../data/audit-log.store.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { queryFieldError } from '../../http/validation.ts';
 import type { AuditLogListQuery } from './audit-log.schema.ts';
 
 export async function listAuditLogs(ctx: AuthenticatedContext, query: z.output<typeof AuditLogListQuery>) {
   if (query.created_from && query.created_to && query.created_from > query.created_to) {
     throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/created_to',
-        parameter: 'created_to',
-        detail: 'must not be before created_from',
-      },
+      queryFieldError('created_to', 'field-invalid', 'must not be before created_from'),
     ]);
   }
   const page = query.page ?? 0;

@@ -19,6 +19,7 @@ import { areaStore, caseStore, deviceStore, tourStore, vehicleStore } from '../.
 import { getRecords, type Key, type StoredRecord } from '../../data/table.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
+import { queryFieldError } from '../../http/validation.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { canSeeCase } from '../cases/case-visibility.ts';
 import type { CustomObjectDefinition } from '../custom-objects/definition.schema.ts';
@@ -117,14 +118,12 @@ async function resolveType(ctx: AuthenticatedContext, type: string): Promise<Res
 export type TargetSource = 'body' | 'query';
 
 function unknownType(type: string, source: TargetSource): FieldError {
-  return {
-    type: 'field-invalid',
-    pointer: '#/target_type',
-    ...(source === 'query' ? { parameter: 'target_type' } : {}),
-    detail: type.startsWith('custom_object:')
-      ? `no custom-object definition of this workspace has the slug ${type.slice('custom_object:'.length)}`
-      : `unknown target type ${type}`,
-  };
+  const detail = type.startsWith('custom_object:')
+    ? `no custom-object definition of this workspace has the slug ${type.slice('custom_object:'.length)}`
+    : `unknown target type ${type}`;
+  return source === 'query'
+    ? queryFieldError('target_type', 'field-invalid', detail)
+    : { type: 'field-invalid', pointer: '#/target_type', detail };
 }
 
 /**

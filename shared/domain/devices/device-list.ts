@@ -31,6 +31,7 @@ import { getRecords, type StoredRecord } from '../../data/table.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { queryFieldError } from '../../http/validation.ts';
 import type { Device, DeviceListQuery, StoredDevice } from './device.schema.ts';
 import { withStates } from './device.service.ts';
 import { locatedIn } from './device-state.store.ts';
@@ -49,12 +50,13 @@ export function boxOf(query: Query): Box | undefined {
   if (given.length < boxParams.length) {
     const missing = boxParams.filter((name) => query[name] === undefined);
     throw validationProblem(
-      missing.map((name) => ({
-        type: 'field-required',
-        pointer: `#/${name}`,
-        parameter: name,
-        detail: `is required with ${given.join(', ')}: a bounding box needs min_lat, min_lon, max_lat and max_lon`,
-      })),
+      missing.map((name) =>
+        queryFieldError(
+          name,
+          'field-required',
+          `is required with ${given.join(', ')}: a bounding box needs min_lat, min_lon, max_lat and max_lon`,
+        ),
+      ),
     );
   }
   const box = {
@@ -65,12 +67,7 @@ export function boxOf(query: Query): Box | undefined {
   };
   if (box.minLat > box.maxLat) {
     throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/min_lat',
-        parameter: 'min_lat',
-        detail: `must not be greater than max_lat (${box.maxLat})`,
-      },
+      queryFieldError('min_lat', 'field-invalid', `must not be greater than max_lat (${box.maxLat})`),
     ]);
   }
   return box;

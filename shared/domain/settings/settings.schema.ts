@@ -14,6 +14,17 @@ import { countryCode } from '../cases/country-code.ts';
 const updatedAt = z.iso.datetime().optional().meta({
   description: 'When the settings were last changed; omitted while they are still the defaults.',
 });
+/**
+ * The singletons have no lock_version and are always last-write-wins (SPEC.md rule 8). A client
+ * that sends one anyway (as it does to every other resource) is not refused: the value is
+ * checked for type and published as ignored, so nothing is ignored silently.
+ */
+const ignoredLockVersion = z
+  .int()
+  .min(0)
+  .nullable()
+  .optional()
+  .meta({ description: 'Accepted and ignored: these settings have no lock_version; the last write wins.' });
 const tenantId = z.uuid().meta({ description: 'The workspace these settings belong to.' });
 
 // AI assistant (SPEC.md, AI assistant settings).
@@ -38,7 +49,10 @@ export const AiAssistantSettingsSchema = z
   .meta({ id: 'AiAssistantSettings', description: 'The AI assistant of the workspace. Default mode OFF.' });
 
 export const UpdateAiAssistantSettingsSchema = z
-  .object({ mode: mode.optional().meta({ description: 'Omit to keep; null is 422.' }) })
+  .object({
+    mode: mode.optional().meta({ description: 'Omit to keep; null is 422.' }),
+    lock_version: ignoredLockVersion,
+  })
   .meta({ id: 'UpdateAiAssistantSettings', description: 'Only `mode` is writable.' });
 
 // MCP: the Model Context Protocol server of the workspace, for AI clients of its users.
@@ -82,6 +96,7 @@ export const UpdateMcpSettingsSchema = z
       .max(20)
       .optional()
       .meta({ description: 'Up to 20 https origins (scheme and host[:port], no path); replaces the list.' }),
+    lock_version: ignoredLockVersion,
   })
   .meta({ id: 'UpdateMcpSettings', description: 'Merge patch; null on any field is 422.' });
 
@@ -114,6 +129,7 @@ export const UpdateGeoservicesSettingsSchema = z
     routing_enabled: z.boolean().optional(),
     distance_unit: z.enum(distanceUnits).optional(),
     default_country: countryCode().optional().meta({ description: 'ISO 3166-1 alpha-2, any case.' }),
+    lock_version: ignoredLockVersion,
   })
   .meta({ id: 'UpdateGeoservicesSettings', description: 'Merge patch; null on any field is 422.' });
 
@@ -154,5 +170,6 @@ export const UpdateDocumentManagementSettingsSchema = z
       .optional()
       .meta({ description: 'At least one type; duplicates are collapsed; replaces the list.' }),
     retention_days: z.int().min(0).max(3650).optional(),
+    lock_version: ignoredLockVersion,
   })
   .meta({ id: 'UpdateDocumentManagementSettings', description: 'Merge patch; null on any field is 422.' });

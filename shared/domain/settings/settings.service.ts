@@ -101,7 +101,10 @@ export async function updateSettings(
   return serialized(`settings:${ctx.workspaceId}:${name}`, async () => {
     const key = keys.settings(ctx.workspaceId, name);
     const stored = await getRecord(key, { consistent: true });
-    const sent = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    // lock_version is accepted and ignored (settings.schema.ts): never stored.
+    const sent = Object.fromEntries(
+      Object.entries(patch).filter(([key, value]) => value !== undefined && key !== 'lock_version'),
+    );
     const next: Fields = {
       ...spec.defaults,
       ...(stored ?? {}),

@@ -25,7 +25,8 @@ export async function sendSetPasswordInvitation(params: {
   user: Invitee;
   /** The caller's Origin header: where the page offers to continue after the password is set. */
   origin?: string | undefined;
-  kind: 'invitation' | 'reminder';
+  /** invitation: a new user; reminder: a new link; recovery: the user was unblocked. */
+  kind: 'invitation' | 'reminder' | 'recovery';
 }): Promise<void> {
   const { workspaceId, realm, user } = params;
   const secret = randomBytes(32).toString('base64url');
@@ -46,13 +47,21 @@ export async function sendSetPasswordInvitation(params: {
   const origin = usableOrigin(params.origin);
   if (origin) link.searchParams.set('continue', origin);
   const greeting = user.firstname ? `Hello ${user.firstname},` : 'Hello,';
-  const opening =
-    params.kind === 'invitation'
-      ? 'you have been invited to a field-service workspace.'
-      : 'here is a new link to set your password.';
+  const opening = {
+    invitation: 'you have been invited to a field-service workspace.',
+    reminder: 'here is a new link to set your password.',
+    recovery:
+      'your account was blocked after too many failed sign-ins and has been unblocked. Your password works ' +
+      'again; if you forgot it, set a new one.',
+  }[params.kind];
+  const subject = {
+    invitation: 'Your invitation: set your password',
+    reminder: 'Set your password',
+    recovery: 'Your account was unblocked',
+  }[params.kind];
   await mailer().send({
     to: user.email,
-    subject: params.kind === 'invitation' ? 'Your invitation: set your password' : 'Set your password',
+    subject,
     text: [
       greeting,
       '',

@@ -63,6 +63,8 @@ async function reactivate(
   userId: string,
   from: ReadonlyArray<PrincipalRecord['status']>,
   resetWhenActive = false,
+  /** Runs once the user moved to ACTIVE (not when it was answered unchanged). */
+  afterReactivation?: (user: PrincipalRecord) => Promise<void>,
 ): Promise<User> {
   const [user, catalogs, credential] = await Promise.all([
     findUserOrThrow(ctx.workspaceId, userId),
@@ -82,6 +84,7 @@ async function reactivate(
     apply: (current) => ({ ...current, status: 'ACTIVE' }),
     extra: () => (reset ? [reset] : []),
   });
+  await afterReactivation?.(after);
   return toUser(after, catalogs);
 }
 
@@ -90,9 +93,16 @@ export function activateUser(ctx: AuthenticatedContext, userId: string): Promise
   return reactivate(ctx, userId, ['BLOCKED', 'INACTIVE'], true);
 }
 
-/** BLOCKED → ACTIVE; a user that is not blocked is answered unchanged (200, no write). */
-export function unblockUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
-  return reactivate(ctx, userId, ['BLOCKED']);
+/**
+ * BLOCKED → ACTIVE; a user that is not blocked is answered unchanged (200, no write). An
+ * unblocked user is told by e-mail, with a link to set a new password (ten wrong passwords
+ * usually mean a forgotten one) that continues at the caller's Origin when it sent one.
+ */
+export function unblockUser(ctx: AuthenticatedContext, userId: string, origin?: string): Promise<User> {
+  return reactivate(ctx, userId, ['BLOCKED'], false, async (user) => {
+    const workspace = await getWorkspace(ctx.workspaceId);
+    if (workspace) await invite(workspace.realm, user, origin, 'recovery');
+  });
 }
 
 /** A new set-password link by e-mail, while the user has not set a password yet. */

@@ -121,7 +121,7 @@ export async function invite(
   realm: string,
   user: PrincipalRecord,
   origin: string | undefined,
-  kind: 'invitation' | 'reminder',
+  kind: 'invitation' | 'reminder' | 'recovery',
 ): Promise<void> {
   try {
     await sendSetPasswordInvitation({

@@ -167,8 +167,17 @@ export const commentRoutes = [
     body: CreateCommentSchema,
     success: {
       status: 201,
-      description: 'Created (200 when it repeats a comment posted within the duplicate window).',
+      description: 'Created.',
       schema: CommentSchema,
+      alternatives: [
+        {
+          status: 200,
+          description:
+            'The existing comment: the same author posted the same body on the same target within the ' +
+            'duplicate window (60 s); nothing was created.',
+          location: true,
+        },
+      ],
     },
   },
   {
@@ -414,8 +423,14 @@ export const commentRoutes = [
     body: AddReactionSchema,
     success: {
       status: 201,
-      description: 'Added (200 when the caller had given this reaction already).',
+      description: 'Added; Location is the reaction’s URL (DELETE it to take the reaction back).',
       schema: CommentSchema,
+      alternatives: [
+        {
+          status: 200,
+          description: 'The caller had given this reaction already: nothing changed, nothing emitted.',
+        },
+      ],
     },
   },
   {

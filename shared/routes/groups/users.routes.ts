@@ -3,6 +3,7 @@
  * lifecycle actions, the role catalog, and the caller's own account (/me). Part of the route
  * table.
  */
+import * as z from 'zod';
 import { listRoles, roleIdOf } from '../../domain/roles/role.catalog.ts';
 import { RoleListSchema } from '../../domain/roles/role.schema.ts';
 import {
@@ -98,6 +99,19 @@ const jana = {
   tags: [onCall],
 };
 
+/** The Origin request header of the operations that mail a set-password link. */
+const OriginHeader = z.object({
+  origin: z
+    .string()
+    .max(2048)
+    .optional()
+    .meta({
+      description:
+        'The web origin the request comes from (browsers send it). When it is an http or https origin, the ' +
+        'set-password page of the e-mailed link offers to continue there; anything else is ignored.',
+    }),
+});
+
 /** What the set-password links of create and resend have in common. */
 const setPasswordLink =
   'The link works once, for 72 hours by default, and replaces any earlier link of the user. When ' +
@@ -187,6 +201,7 @@ export const userRoutes = [
       },
       response: lukasInvited,
     },
+    headers: OriginHeader,
     body: CreateUserSchema,
     errors: [409],
     success: { status: 201, description: 'The created user; Location names it.', schema: UserSchema },
@@ -265,16 +280,22 @@ export const userRoutes = [
       'too. Emits `user.updated` when the status changes.',
     { ...lukas, updated_at: '2026-08-03T07:30:00Z', lock_version: 4 },
   ),
-  action(
-    'unblock',
-    'Unblock a user',
-    'Security recovery for a user the service BLOCKED after too many consecutive wrong passwords ' +
-      '(10 by default, at sign-in or at POST /api/v2/me/change-password): the user becomes ACTIVE ' +
-      'and its failed sign-ins are forgotten. Any other user, an INACTIVE one included, is answered ' +
-      'unchanged with 200 and no write; activate is what brings back a deactivated user. Emits ' +
-      '`user.updated` when the status changes.',
-    { ...lukas, updated_at: '2026-04-14T06:52:31Z', lock_version: 4 },
-  ),
+  {
+    ...action(
+      'unblock',
+      'Unblock a user',
+      'Security recovery for a user the service BLOCKED after too many consecutive wrong passwords ' +
+        '(10 by default, at sign-in or at POST /api/v2/me/change-password): the user becomes ACTIVE ' +
+        'and its failed sign-ins are forgotten. Any other user, an INACTIVE one included, is answered ' +
+        'unchanged with 200 and no write; activate is what brings back a deactivated user. Emits ' +
+        '`user.updated` when the status changes.\n\n' +
+        'The unblocked user is told by e-mail, with a link to set a new password (it works once, for 72 hours ' +
+        'by default; the old password works too). When the request carries an `Origin` header with an http or ' +
+        'https origin, the set-password page offers to continue there.',
+      { ...lukas, updated_at: '2026-04-14T06:52:31Z', lock_version: 4 },
+    ),
+    headers: OriginHeader,
+  },
   {
     ...write,
     operationId: 'users.resend-set-password-email',
@@ -291,6 +312,7 @@ export const userRoutes = [
       'with Retry-After; the call can be repeated.',
     examples: {},
     params: UserIdParams,
+    headers: OriginHeader,
     errors: [422],
     success: { status: 202, description: 'Accepted; no body. The e-mail is on its way.' },
   },
