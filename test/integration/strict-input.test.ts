@@ -213,6 +213,46 @@ describe('Validation answers', () => {
     ]);
   });
 
+  it('answers a blank string in custom-object data as field-required, required property or not', async () => {
+    const slug = `ticket_${randomUUID().slice(0, 8)}`;
+    const definition = await call('POST', '/api/v2/custom-objects/definitions', {
+      token: admin,
+      body: {
+        slug,
+        title: 'Ticket',
+        type: 'object',
+        properties: { subject: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+        required: ['subject'],
+      },
+    });
+    expect(definition.status, definition.text).toBe(201);
+
+    const blank = await call('POST', `/api/v2/custom-objects/instances/${slug}`, {
+      token: admin,
+      body: { data: { subject: '', tags: ['ok', '  '] } },
+    });
+    const created = await call('POST', `/api/v2/custom-objects/instances/${slug}`, {
+      token: admin,
+      body: { data: { subject: 'Printer jam' } },
+    });
+    const patched = await call('PATCH', `/api/v2/custom-objects/instances/${slug}/${created.body.data?.id}`, {
+      token: admin,
+      body: { data: { subject: ' ' } },
+    });
+
+    expect(blank.status).toBe(422);
+    expect(blank.body.type).toEqual(problemType('field-required'));
+    expect(blank.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '#/data/subject',
+      '#/data/tags/1',
+    ]);
+    expect(created.status).toBe(201);
+    expect(patched.status).toBe(422);
+    expect(patched.body.errors).toEqual([
+      expect.objectContaining({ type: problemType('field-required'), pointer: '#/data/subject' }),
+    ]);
+  });
+
   it('answers a huge array with one bounded 422, quickly', async () => {
     // 100,000 elements within the body size limit: numbers where uuids belong.
     const roleIds = Array.from({ length: 100_000 }, (_, i) => i);

@@ -6,7 +6,7 @@
  * error at `#/data/<path>`.
  *
  * `required` applies to creation (a merge patch validates the merged result, so a required
- * property cannot be removed either). readOnly properties are the service's addition: they may be
+ * property cannot be removed either). A blank string anywhere is `field-required`. readOnly properties are the service's addition: they may be
  * set while absent and never changed afterwards, so GraphQL may promise them non-null.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
@@ -121,9 +121,32 @@ export async function instanceDataCheck(): Promise<DataErrors> {
   const ajv = await loadCompiler();
   return (definition, data) => {
     const validate = validatorOf(ajv, definition);
-    if (validate(data)) return [];
-    return (validate.errors ?? []).map((error) => fieldError(error, definition.slug));
+    const blanks = blankStrings(data, '#/data');
+    if (validate(data)) return blanks;
+    const blankAt = new Set(blanks.map((error) => error.pointer));
+    const others = (validate.errors ?? [])
+      .map((error) => fieldError(error, definition.slug))
+      .filter((error) => !blankAt.has(error.pointer));
+    return [...blanks, ...others];
   };
+}
+
+/**
+ * A blank string is never an absent value (SPEC.md, "Blank strings"): wherever instance data
+ * holds one, it is `field-required`, whatever the property's schema would say of it.
+ */
+function blankStrings(value: unknown, pointer: string, found: FieldError[] = []): FieldError[] {
+  if (typeof value === 'string') {
+    if (value.trim() === '') found.push({ type: 'field-required', pointer, detail: 'must not be blank' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      blankStrings(item, `${pointer}/${index}`, found);
+    });
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value))
+      blankStrings(inner, `${pointer}/${pointerPart(key)}`, found);
+  }
+  return found;
 }
 
 /** Names of the top-level readOnly properties of a definition. */
