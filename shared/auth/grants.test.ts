@@ -44,6 +44,22 @@ describe('Function: grantsOfRoles', () => {
     }
   });
 
+  it.each(['technician', 'driver'])(
+    'lets a %s write its own work items but no one else’s (the :own grants only)',
+    (role) => {
+      // Act
+      const grants = grantsOfRoles([role]);
+
+      // Assess
+      for (const grant of ['cases:update:own', 'tours:update:own', 'vehicles:location:update:own'] as const) {
+        expect(grants.has(grant), grant).toBe(true);
+      }
+      for (const grant of ['cases:update', 'tours:update', 'vehicles:update'] as const) {
+        expect(grants.has(grant), grant).toBe(false);
+      }
+    },
+  );
+
   it.each(['technician', 'driver'])('never gives a %s grants to administer the workspace', (role) => {
     // Act
     const grants = grantsOfRoles([role]);

@@ -3,6 +3,13 @@
  * grants"). Access is decided by these grants, never by token scopes. A grant is
  * `<resource>:<action>`; `update` covers create, update and delete of that resource unless a
  * finer grant exists (webhooks:create).
+ *
+ * `…:own` grants are the narrow writes of field work: technicians and drivers "write only their
+ * own work items". A route that a field worker may call requires the `:own` grant (the kernel
+ * checks it, as every route grant); the domain service then lets a holder of the full grant
+ * (`cases:update`) write any record and any field, and a holder of the `:own` grant alone only
+ * the fields a field worker reports, on records that are theirs (shared/domain/own-work.ts).
+ * So every role that writes such a record holds the `:own` grant too.
  */
 export const grantCatalog = [
   'areas:read',
@@ -12,6 +19,7 @@ export const grantCatalog = [
   'billing:update',
   'cases:read',
   'cases:update',
+  'cases:update:own',
   'comments:read',
   'comments:create',
   'comments:update',
@@ -34,10 +42,12 @@ export const grantCatalog = [
   'tenant:ownership:update',
   'tours:read',
   'tours:update',
+  'tours:update:own',
   'users:read',
   'users:update',
   'vehicles:read',
   'vehicles:update',
+  'vehicles:location:update:own',
   'webhooks:read',
   'webhooks:create',
   'webhooks:update',
@@ -48,10 +58,14 @@ export type Grant = (typeof grantCatalog)[number];
 export const roleNames = ['owner', 'admin', 'dispatcher', 'technician', 'driver'] as const;
 export type RoleName = (typeof roleNames)[number];
 
-/** What technicians and drivers need to do their own work: read it, comment on it. */
+/**
+ * What technicians and drivers need to do their own work: read it, comment on it, report its
+ * progress (the status of their cases and tours) and where the vehicle they drive is.
+ */
 const fieldWorker: readonly Grant[] = [
   'areas:read',
   'cases:read',
+  'cases:update:own',
   'comments:read',
   'comments:create',
   'custom-objects:definitions:read',
@@ -61,7 +75,9 @@ const fieldWorker: readonly Grant[] = [
   'tags:read',
   'tenant:read',
   'tours:read',
+  'tours:update:own',
   'vehicles:read',
+  'vehicles:location:update:own',
 ];
 
 export const roleGrants: Record<RoleName, readonly Grant[]> = {
@@ -72,6 +88,7 @@ export const roleGrants: Record<RoleName, readonly Grant[]> = {
     'areas:update',
     'cases:read',
     'cases:update',
+    'cases:update:own',
     'comments:read',
     'comments:create',
     'comments:update',
@@ -86,9 +103,11 @@ export const roleGrants: Record<RoleName, readonly Grant[]> = {
     'tenant:read',
     'tours:read',
     'tours:update',
+    'tours:update:own',
     'users:read',
     'vehicles:read',
     'vehicles:update',
+    'vehicles:location:update:own',
   ],
   technician: fieldWorker,
   driver: fieldWorker,

@@ -49,6 +49,11 @@ export interface CrudResource<
   writeGrants: readonly Grant[];
   /** Grants of create when they differ from writeGrants (`webhooks:create`). */
   createGrants?: readonly Grant[];
+  /**
+   * Grants of update when they differ from writeGrants: the narrow `:own` grant of a resource
+   * field workers update within limits the service checks (`cases:update:own`, own-work.ts).
+   */
+  updateGrants?: readonly Grant[];
   schemas: {
     listQuery: Q;
     idParams: P;
@@ -101,6 +106,7 @@ export function crudRoutes<
     readGrants,
     writeGrants,
     createGrants,
+    updateGrants,
     schemas,
     docs,
     examples,
@@ -162,7 +168,7 @@ export function crudRoutes<
         `${docs.update} Only the fields sent are validated and changed; send application/merge-patch+json (application/json is accepted as an alias).`,
       ),
       examples: { request: examples.update, response: examples.item },
-      grants: writeGrants,
+      grants: updateGrants ?? writeGrants,
       params: schemas.idParams,
       body: schemas.update,
       mergePatch: true,

@@ -518,22 +518,28 @@ describe('Cases: grants', () => {
   it.each([
     ['technician', () => technicianClient],
     ['driver', () => driverClient],
-  ])('lets a %s read but not write, naming cases:update', async (_role, token) => {
-    const created = await createCase();
+  ])(
+    'lets a %s read but not create, delete or edit a case beyond its status, naming cases:update',
+    async (_role, token) => {
+      const created = await createCase();
 
-    const writes = await Promise.all([
-      call('POST', '/api/v2/cases', { token: token(), body: newCase() }),
-      call('PATCH', `/api/v2/cases/${created.id}`, { token: token(), body: { title: 'x' } }),
-      call('DELETE', `/api/v2/cases/${created.id}`, { token: token() }),
-    ]);
-    const list = await call('GET', '/api/v2/cases', { token: token() });
+      const writes = await Promise.all([
+        call('POST', '/api/v2/cases', { token: token(), body: newCase() }),
+        call('PATCH', `/api/v2/cases/${created.id}`, { token: token(), body: { title: 'x' } }),
+        call('DELETE', `/api/v2/cases/${created.id}`, { token: token() }),
+      ]);
+      const list = await call('GET', '/api/v2/cases', { token: token() });
 
-    for (const response of writes) {
-      expect(response.status).toBe(403);
-      expect(response.body.data).toEqual({ reason: 'missing_grant', required_grants: ['cases:update'] });
-    }
-    expect(list.status).toBe(200);
-  });
+      for (const response of writes) {
+        expect(response.status).toBe(403);
+        expect(response.body.data).toMatchObject({
+          reason: 'missing_grant',
+          required_grants: ['cases:update'],
+        });
+      }
+      expect(list.status).toBe(200);
+    },
+  );
 
   it('answers 401 without a token', async () => {
     expect((await call('GET', '/api/v2/cases')).status).toBe(401);

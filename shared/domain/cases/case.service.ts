@@ -4,7 +4,7 @@
  * workspace (area_id an area, assignee_id a user who is not deactivated), checked for the fields
  * sent, so a case keeps naming an area deleted or a user deactivated later; the scheduled window is checked
  * on the resulting case: both ends or neither, start before end. Field workers see only their
- * own cases (case-visibility.ts). Every change emits case.created / case.updated / case.deleted
+ * own cases (case-visibility.ts) and change only the status of those (own-work.ts). Every change emits case.created / case.updated / case.deleted
  * with the case as data.object.
  */
 import { v7 as uuidv7 } from 'uuid';
@@ -15,6 +15,13 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import {
+  assertOwner,
+  assertOwnWorkFields,
+  assertOwnWorkStatus,
+  caseOwnWork,
+  writesOwnWorkOnly,
+} from '../own-work.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Case, CaseListQueryInput, CreateCase, UpdateCase } from './case.schema.ts';
 import { caseListPlan } from './case-list.ts';
@@ -46,6 +53,16 @@ export async function listCases(ctx: AuthenticatedContext, query: CaseListQueryI
 async function visibleCase(ctx: AuthenticatedContext, id: string): Promise<Case | undefined> {
   const found = await caseStore.get(ctx.workspaceId, id.toLowerCase());
   return found && canSeeCase(ctx.principal, found) ? found : undefined;
+}
+
+/**
+ * The case a field worker writes: someone else's is 403 not_owner rather than the 404 a read
+ * answers, since the write names a case the caller claims to work on and deserves the reason.
+ */
+async function ownCase(ctx: AuthenticatedContext, id: string): Promise<Case | undefined> {
+  const found = await caseStore.get(ctx.workspaceId, id);
+  if (found) assertOwner(found.assignee_id === ctx.principal.id.toLowerCase(), caseOwnWork);
+  return found;
 }
 
 export async function getCase(ctx: AuthenticatedContext, id: string): Promise<Case> {
@@ -174,14 +191,19 @@ export async function createCase(ctx: AuthenticatedContext, input: CreateCase): 
 }
 
 export async function updateCase(ctx: AuthenticatedContext, id: string, patch: UpdateCase): Promise<Case> {
+  // A field worker (cases:update:own alone) reports on its own cases only (own-work.ts): what it
+  // may send is known before anything is read.
+  const ownOnly = writesOwnWorkOnly(ctx.principal, caseOwnWork);
+  if (ownOnly) assertOwnWorkFields(patch, caseOwnWork);
   // References depend only on what is sent: checked once, before the versioned write.
   const references = await referenceErrors(ctx.workspaceId, patch);
   const caseId = id.toLowerCase();
   const { after } = await updateVersioned<Case>({
     key: `case:${ctx.workspaceId}:${caseId}`,
-    load: () => visibleCase(ctx, caseId),
+    load: ownOnly ? () => ownCase(ctx, caseId) : () => visibleCase(ctx, caseId),
     expectedVersion: patch.lock_version,
     apply: (current) => {
+      if (ownOnly) assertOwnWorkStatus(patch.status, current.status, caseOwnWork);
       const { address, location, ...fields } = patch;
       const next = mergePatch(current, fields);
       withOptional(next, 'address', mergeNested(current.address, address));

@@ -7,7 +7,8 @@
  *
  * Who sees which tours: everyone with tours:read, except callers whose roles are all technician
  * and/or driver, who see only the tours they drive (driver_id = their own id). Another tour is
- * answered like a missing one (404), as a tour of another workspace is.
+ * answered like a missing one (404), as a tour of another workspace is. They write only the
+ * status of the tours they drive (own-work.ts); another driver's tour is 403 not_owner there.
  *
  * The list (data/lists.ts `tourList`; README.md "Lists" has the costs):
  * - status is the index segment: one status is one partition, none merges the four;
@@ -28,6 +29,13 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
+import {
+  assertOwner,
+  assertOwnWorkFields,
+  assertOwnWorkStatus,
+  tourOwnWork,
+  writesOwnWorkOnly,
+} from '../own-work.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
@@ -126,6 +134,9 @@ export async function updateTour(
   id: string,
   patch: z.output<typeof UpdateTourSchema>,
 ): Promise<Tour> {
+  // A driver (tours:update:own alone) reports on the tours it drives only (own-work.ts).
+  const ownOnly = writesOwnWorkOnly(ctx.principal, tourOwnWork);
+  if (ownOnly) assertOwnWorkFields(patch, tourOwnWork);
   // Only what is sent is checked (SPEC.md rule 5); the tour itself is read by updateVersioned.
   await assertReferences(ctx.workspaceId, patch);
   const normalized = {
@@ -138,10 +149,15 @@ export async function updateTour(
     key: `tour:${ctx.workspaceId}:${id}`,
     load: async () => {
       const tour = await tourStore.get(ctx.workspaceId, id);
+      // Someone else's tour is 403 not_owner for a driver writing it, not the 404 of a read.
+      if (tour && ownOnly) assertOwner(tour.driver_id === ctx.principal.id.toLowerCase(), tourOwnWork);
       return tour && canSee(ctx.principal, tour) ? tour : undefined;
     },
     expectedVersion: patch.lock_version,
-    apply: (current) => mergePatch(current, normalized),
+    apply: (current) => {
+      if (ownOnly) assertOwnWorkStatus(patch.status, current.status, tourOwnWork);
+      return mergePatch(current, normalized);
+    },
     save: (next, current) =>
       tourStore.replace(
         ctx.workspaceId,

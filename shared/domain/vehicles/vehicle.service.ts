@@ -15,6 +15,10 @@
  * no event), so a tracker's buffered backlog arriving late never moves the vehicle back. They
  * leave the vehicle's lock_version and updated_at alone (vehicle-location.store.ts says why).
  * Deleting a vehicle leaves the tours that name it as they are.
+ *
+ * Dispatchers report any vehicle's location (vehicles:update); a driver or technician
+ * (vehicles:location:update:own alone) only the vehicle of a tour it drives that is IN_PROGRESS
+ * (tour-drivers.ts), else 403 not_owner.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
@@ -27,6 +31,8 @@ import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { serialized } from '../keyed-mutex.ts';
+import { assertOwner, vehicleLocationOwnWork, writesOwnWorkOnly } from '../own-work.ts';
+import { isDrivingVehicle } from '../tours/tour-drivers.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type {
   CreateVehicleSchema,
@@ -220,6 +226,12 @@ export async function reportLocation(
     ...(input.heading !== undefined ? { heading: input.heading } : {}),
     ...(input.speed_kmh !== undefined ? { speed_kmh: input.speed_kmh } : {}),
   };
+  // A driver (vehicles:location:update:own alone) reports only the vehicle it drives now.
+  const driving = writesOwnWorkOnly(ctx.principal, vehicleLocationOwnWork)
+    ? isDrivingVehicle(ctx.workspaceId, ctx.principal.id, id)
+    : undefined;
+  // Settled here, so a 404 below does not leave it rejected unobserved.
+  driving?.catch(() => {});
   return serialized(`vehicle-location:${ctx.workspaceId}:${id}`, async () => {
     for (let attempt = 1; ; attempt++) {
       const [vehicle, stored] = await Promise.all([
@@ -227,6 +239,7 @@ export async function reportLocation(
         readLocation(ctx.workspaceId, id),
       ]);
       if (!vehicle) throw notFound();
+      if (driving) assertOwner(await driving, vehicleLocationOwnWork);
       if (stored && stored.recorded_at >= location.recorded_at) return toVehicle(vehicle, stored);
       const next = toVehicle(vehicle, location);
       const event = domainEvent(ctx, 'vehicle.location_updated', resource(id), next, {

@@ -7,6 +7,7 @@ import {
   CreateCaseSchema,
   UpdateCaseSchema,
 } from '../../domain/cases/case.schema.ts';
+import { caseOwnWork, ownWorkDocs } from '../../domain/own-work.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
 import { crudRoutes } from '../crud-routes.ts';
 
@@ -51,6 +52,8 @@ export const caseRoutes = crudRoutes({
   tag: 'Cases',
   readGrants: ['cases:read'],
   writeGrants: ['cases:update'],
+  // Field workers report the status of their own cases; the service checks the rest.
+  updateGrants: [caseOwnWork.ownGrant],
   schemas: {
     listQuery: CaseListQuery,
     idParams: CaseIdParams,
@@ -84,7 +87,7 @@ export const caseRoutes = crudRoutes({
       'and location are cleared with null; title, status and priority cannot be null or blank (422). ' +
       'address and location merge line by line (RFC 7386). References are checked when sent; the ' +
       'scheduled window is checked on the resulting case: both ends or neither, start before end ' +
-      '(422 at #/scheduled_end, or at the end that is missing).',
+      `(422 at #/scheduled_end, or at the end that is missing). ${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,
     delete:
       'The case is gone; a case.deleted event records it. Records that name it (tour stops) keep its ' +
       'id until they are written again.',

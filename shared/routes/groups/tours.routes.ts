@@ -1,8 +1,10 @@
 /**
  * Routes of the `tours` operation group (one Lambda); part of the route table. Dispatchers,
  * admins and owners plan tours (tours:update); everyone with tours:read reads them, technicians
- * and drivers only the tours they drive.
+ * and drivers only the tours they drive, whose status they report (tours:update:own).
  */
+
+import { ownWorkDocs, tourOwnWork } from '../../domain/own-work.ts';
 import {
   CreateTourSchema,
   TourIdParams,
@@ -50,6 +52,8 @@ export const tourRoutes = crudRoutes({
   tag: 'Tours',
   readGrants: ['tours:read'],
   writeGrants: ['tours:update'],
+  // Drivers report the status of the tours they drive; the service checks the rest.
+  updateGrants: [tourOwnWork.ownGrant],
   schemas: {
     listQuery: TourListQuery,
     idParams: TourIdParams,
@@ -80,7 +84,7 @@ export const tourRoutes = crudRoutes({
       '`name`, `vehicle_id` and `driver_id` are cleared with null; `date`, `stops` and `status` cannot be ' +
       'null (422). `stops`, when sent, replaces the whole list (`[]` removes every stop). References are ' +
       'checked as on create, only for the fields sent. Any status may follow any other. Emits tour.updated ' +
-      'with the previous values of the changed fields (TOUR_UPDATED:V1).',
+      `with the previous values of the changed fields (TOUR_UPDATED:V1). ${ownWorkDocs(tourOwnWork, 'dispatcher, admin, owner')}`,
     delete: 'The tour is gone; its cases are not touched. A tour.deleted event records it (TOUR_DELETED:V1).',
   },
   examples: {

@@ -1,8 +1,11 @@
 /**
  * Routes of the `vehicles` operation group (one Lambda): vehicle CRUD and location reports;
  * part of the route table. Everyone who works in the workspace reads vehicles (vehicles:read);
- * dispatchers, admins and owners manage them and report their locations (vehicles:update).
+ * dispatchers, admins and owners manage them and report their locations (vehicles:update);
+ * drivers report the location of the vehicle they drive (vehicles:location:update:own).
  */
+
+import { vehicleLocationOwnWork } from '../../domain/own-work.ts';
 import {
   CreateVehicleSchema,
   ReplaceVehicleLocationSchema,
@@ -103,7 +106,7 @@ export const vehicleRoutes = [
     group: 'vehicles',
     tags: ['Vehicles'],
     auth: 'bearer',
-    grants: ['vehicles:update'],
+    grants: [vehicleLocationOwnWork.ownGrant],
     operationId: 'vehicles.location.replace',
     method: 'PUT',
     path: '/api/v2/vehicles/{vehicle_id}/location',
@@ -119,7 +122,12 @@ export const vehicleRoutes = [
       "lock_version is taken: a report never conflicts with an edit, and it leaves the vehicle's " +
       '`lock_version` and `updated_at` as they are. An accepted report is telemetry, not an edit: it reaches ' +
       'the event stream only (VEHICLE_LOCATION_UPDATED:V1 with the new location), never webhooks or the ' +
-      'audit log, and emits no vehicle.updated. Inactive vehicles report too.',
+      'audit log, and emits no vehicle.updated. Inactive vehicles report too.\n\n' +
+      'Who reports: holders of `vehicles:update` (dispatcher, admin, owner) any vehicle of the workspace. ' +
+      'Holders of `vehicles:location:update:own` alone (technician, driver) only the vehicle they drive ' +
+      'now: a vehicle named by a tour whose `driver_id` is their user id and whose status is IN_PROGRESS ' +
+      '(the driver sets it when setting off: PATCH /api/v2/tours/{tour_id}). Any other vehicle of the ' +
+      'workspace is 403 access-denied with data.reason not_owner; an unknown one is 404.',
     examples: {
       request: {
         latitude: 52.5602,
