@@ -1,31 +1,26 @@
 /**
- * Who is calling, in which workspace, and may they: token → principal → workspace state →
- * grants. Workspace and principal records are cached per container for
+ * Who is calling, in which workspace, and may they: token → principal → workspace state
+ * (workspace-state.ts) → grants. Workspace and principal records are cached per container for
  * `config().authCacheSeconds` (default 5 s), so a warm request costs no lookups of its own;
  * a deactivation or role change takes effect within that lifetime (immediately in the local
  * stack, whose admin writes evict the entries).
  */
 import { config } from '../config.ts';
-import {
-  getPrincipal,
-  getWorkspace,
-  type PrincipalRecord,
-  type WorkspaceRecord,
-} from '../data/directory.store.ts';
+import { getPrincipal, type PrincipalRecord } from '../data/directory.store.ts';
 import { ProblemError } from '../http/problem.ts';
 import type { Principal } from '../http/request-context.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
 import { grantsOfRoles } from './grants.ts';
 import { authenticationProblem, bearerTokenOrThrow, verifyAccessTokenOrThrow } from './token-verifier.ts';
 import { TtlCache } from './ttl-cache.ts';
+import { assertWorkspaceOpen, cachedWorkspace, evictCachedWorkspace } from './workspace-state.ts';
 
 const ttl = () => config().authCacheSeconds * 1000;
-const workspaces = new TtlCache<WorkspaceRecord | undefined>(ttl);
 const principals = new TtlCache<PrincipalRecord | undefined>(ttl);
 
 /** Drop cached state of a workspace or principal after changing it in this container. */
 export function evictAuthCache(workspaceId: string, principalId?: string): void {
-  workspaces.delete(workspaceId);
+  evictCachedWorkspace(workspaceId);
   if (principalId) principals.delete(`${workspaceId}/${principalId}`);
   else principals.clear();
 }
@@ -36,7 +31,7 @@ export async function authenticateOrThrow(
 ): Promise<Principal> {
   const token = await verifyAccessTokenOrThrow(bearerTokenOrThrow(authorization));
   const [workspace, principal] = await Promise.all([
-    workspaces.get(token.workspaceId, () => getWorkspace(token.workspaceId)),
+    cachedWorkspace(token.workspaceId),
     principals.get(`${token.workspaceId}/${token.subject}`, () =>
       getPrincipal(token.workspaceId, token.subject),
     ),
@@ -47,20 +42,7 @@ export async function authenticateOrThrow(
   if (principal?.status !== 'ACTIVE') {
     throw authenticationProblem('token_invalid', 'The token holder can no longer access this workspace.');
   }
-  if (!route.allowInactiveTenant) {
-    if (workspace.status === 'INACTIVE') {
-      throw new ProblemError('tenant-disabled', {
-        detail: 'This workspace is deactivated.',
-        data: { reason: 'TENANT_INACTIVE' },
-      });
-    }
-    if (workspace.status === 'BILLING_LOCKED') {
-      throw new ProblemError('tenant-billing-locked', {
-        detail: 'This workspace is locked for billing reasons; the billing operations stay available.',
-        data: { reason: 'BILLING_LOCKED' },
-      });
-    }
-  }
+  if (!route.allowInactiveTenant) assertWorkspaceOpen(workspace);
   const grants = grantsOfRoles(principal.roles);
   const missing = (route.grants ?? []).filter((grant) => !grants.has(grant));
   if (missing.length > 0) {

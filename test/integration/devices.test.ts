@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminToken, clientCredentialsToken } from '../support/admin.ts';
 import { call, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
@@ -26,6 +27,30 @@ beforeAll(async () => {
   ]);
   workspaceId = JSON.parse(Buffer.from(dispatcher.split('.')[1] ?? '', 'base64url').toString()).tenant_id;
 });
+
+/** A workspace of its own, made through the admin plane, with an admin client's token. */
+async function throwawayWorkspace() {
+  const admin = await adminToken();
+  const created = await call('POST', '/admin-v1/workspaces', {
+    token: admin,
+    body: {
+      name: `Devices ${randomUUID().slice(0, 8)}`,
+      owner: { email: `owner-${randomUUID().slice(0, 8)}@devices.test`, firstname: 'Dev', lastname: 'Owner' },
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  const client = await call('POST', `/admin-v1/workspaces/${created.body.id}/clients`, {
+    token: admin,
+    body: { roles: ['admin'] },
+  });
+  expect(client.status, client.text).toBe(201);
+  const token = await clientCredentialsToken(
+    created.body.realm,
+    client.body.client_id,
+    client.body.client_secret,
+  );
+  return { id: created.body.id as string, token, admin };
+}
 
 /** A word no other test uses, for models and searches. */
 const unique = () => `u${randomUUID().slice(0, 8)}`;
@@ -422,6 +447,57 @@ describe('Devices: setup and intake', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.data.reason).toBe('resource_locked');
     expect(accepted.status).toBe(202);
+  });
+
+  it('refuses intake in a deactivated workspace with 403 tenant-disabled and in a billing-locked one with 402, like every workspace operation', async () => {
+    // A workspace of its own: the seeded ones serve every other test.
+    const workspace = await throwawayWorkspace();
+    const created = await call('POST', '/api/v2/devices', {
+      token: workspace.token,
+      body: { kind: 'TRACKING_DEVICE' },
+    });
+    const codes = await call('POST', `/api/v2/devices/${created.body.id}/setup-codes`, {
+      token: workspace.token,
+    });
+    const secret = codes.body.payload.intake_secret as string;
+    const report = () => intake(created.body.id, secret, { connectivity: 'ONLINE' });
+    const state = (action: string) =>
+      call('POST', `/admin-v1/workspaces/${workspace.id}/${action}`, { token: workspace.admin });
+    // A device that reported before is known to the intake: the workspace's state still counts at once.
+    expect((await report()).status).toBe(202);
+
+    await state('deactivate');
+    const whileInactive = await report();
+    const wrongSecret = await intake(created.body.id, 'not-the-secret', {});
+    const apiWhileInactive = await call('GET', '/api/v2/devices', { token: workspace.token });
+    await state('activate');
+    const afterActivation = await report();
+    await state('billing-lock');
+    const whileLocked = await report();
+    const apiWhileLocked = await call('GET', '/api/v2/devices', { token: workspace.token });
+    await state('billing-unlock');
+    const afterUnlock = await report();
+
+    expect(whileInactive.status).toBe(403);
+    expect(whileInactive.body).toMatchObject({
+      type: problemType('tenant-disabled'),
+      data: { reason: 'TENANT_INACTIVE' },
+    });
+    expect(whileInactive.body.data).toEqual(apiWhileInactive.body.data);
+    // The credential is judged first: a caller without the secret learns nothing of the workspace.
+    expect(wrongSecret.status).toBe(401);
+    expect(afterActivation.status).toBe(202);
+    expect(whileLocked.status).toBe(402);
+    expect(whileLocked.body).toMatchObject({
+      type: problemType('tenant-billing-locked'),
+      data: { reason: 'BILLING_LOCKED' },
+    });
+    expect(whileLocked.body.data).toEqual(apiWhileLocked.body.data);
+    expect(afterUnlock.status).toBe(202);
+    const current = await call('GET', `/api/v2/devices/${created.body.id}/current-state`, {
+      token: workspace.token,
+    });
+    expect(current.body.status).toMatchObject({ connectivity: 'ONLINE' });
   });
 
   it('sends a setup SMS to app devices only, the link in the SMS and never in the answer', async () => {

@@ -10,6 +10,10 @@
  *   is the same 401, whether the device exists or not: the endpoint tells a stranger nothing.
  * - A secret from a setup code must be used for the first time before the code's expires_at.
  * - A deactivated (DISABLED) device is 403 access-denied (data.reason resource_locked).
+ * - A deactivated or billing-locked workspace is 403 tenant-disabled / 402 tenant-billing-locked,
+ *   the rule of every workspace-scoped operation (auth/workspace-state.ts). The workspace is read
+ *   beside the credential (both usually from this container's caches) and judged after it, so a
+ *   caller without a valid secret learns nothing about the workspace.
  * - Each value of the current state moves only forward in recorded time: a location older than
  *   the current one is kept as history only (SPEC.md; trackers send buffered backlogs late).
  *   last_seen_at is the arrival of the newest report.
@@ -21,6 +25,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import { assertWorkspaceOpen, cachedWorkspace } from '../../auth/workspace-state.ts';
 import { DataError } from '../../data/data-error.ts';
 import { deviceStore } from '../../data/stores.ts';
 import type { StoredRecord } from '../../data/table.ts';
@@ -149,11 +154,19 @@ export async function authenticateIntake(
     throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
   }
   const secretHash = hashSecret(secret);
+  const workspace = cachedWorkspace(workspaceId);
+  // Awaited only once the credential holds: a refused one must not leave it rejecting unheard.
+  workspace.catch(() => undefined);
   const known = verified.get(cacheKey(workspaceId, id));
-  if (known?.state.secret_hash && sameHash(secretHash, known.state.secret_hash)) {
-    return { workspaceId, deviceId: id, device: known.device, state: known.state, secretHash };
-  }
-  return freshCaller(workspaceId, id, secretHash);
+  const caller =
+    known?.state.secret_hash && sameHash(secretHash, known.state.secret_hash)
+      ? { workspaceId, deviceId: id, device: known.device, state: known.state, secretHash }
+      : await freshCaller(workspaceId, id, secretHash);
+  const record = await workspace;
+  if (!record)
+    throw unauthorized('The intake secret is not valid for this device (rotated, or never issued).');
+  assertWorkspaceOpen(record);
+  return caller;
 }
 
 export async function acceptTelemetry(

@@ -30,8 +30,10 @@ export const deviceIntakeRoutes = [
       '(`current_state_updated: false`). `recorded_at` defaults to the arrival; more than 5 minutes ahead is 422. ' +
       'Any credential failure (no or malformed header, wrong or rotated secret, unknown device, a first use ' +
       'after the setup code expired) is 401 with `WWW-Authenticate`; a deactivated device is 403 ' +
-      'access-denied (data.reason resource_locked). Every field is optional: `{}` is a keep-alive that moves ' +
-      'only last_seen_at.',
+      'access-denied (data.reason resource_locked). With a valid secret, a deactivated workspace is 403 ' +
+      '`tenant-disabled` (data.reason TENANT_INACTIVE) and a billing-locked one 402 `tenant-billing-locked` ' +
+      '(data.reason BILLING_LOCKED), as for every workspace operation; nothing is stored. Every field is ' +
+      'optional: `{}` is a keep-alive that moves only last_seen_at.',
     examples: {
       request: {
         recorded_at: '2026-06-11T07:42:10Z',
@@ -47,6 +49,8 @@ export const deviceIntakeRoutes = [
     },
     params: DeviceIdParams,
     body: DeviceTelemetrySchema,
+    // 402 tenant-billing-locked; 403 (tenant-disabled too) comes with every device route.
+    errors: [402],
     success: { status: 202, description: 'Stored.', schema: DeviceIntakeAcceptedSchema },
   },
 ] as const satisfies readonly RouteSpec[];
