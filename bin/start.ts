@@ -4,6 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { StartUpGaveUpError } from '../shared/aws/start-up-retry.ts';
+import { config } from '../shared/config.ts';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
 import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
@@ -40,6 +41,13 @@ try {
   const { adminClient } = stack;
   console.log(
     `  Admin plane: client ${adminClient.clientId} / ${adminClient.clientSecret} (realm ${adminClient.realm})`,
+  );
+  // Said at start: a receiver on this machine is refused unless this is on, and that is the
+  // first thing a developer trying webhooks runs into.
+  console.log(
+    config().webhooks.allowLocal
+      ? '  Webhooks:  local delivery on (FSM_WEBHOOK_ALLOW_LOCAL=true): http:// and loopback receivers are allowed'
+      : '  Webhooks:  local delivery off: https to public addresses only; FSM_WEBHOOK_ALLOW_LOCAL=true allows a receiver on this machine',
   );
   if (stack.usedDemoSeed && workspace && client) {
     const user = workspace.users[0];

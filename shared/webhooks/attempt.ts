@@ -6,6 +6,7 @@
  */
 import { config } from '../config.ts';
 import { resolveDestination } from './destination.ts';
+import type { AttemptFailureReason } from './failure-reason.ts';
 import { postWebhook } from './http-attempt.ts';
 import { signedHeaders } from './signature.ts';
 
@@ -17,6 +18,8 @@ export interface AttemptOutcome {
   retryAfterSeconds?: number;
   /** Why there is no usable answer: refused destination, DNS, connect or response timeout. */
   error?: string;
+  /** Unless ok: why, as the closed set of failure-reason.ts. */
+  failure?: AttemptFailureReason;
   /** Up to 4 KiB of the receiver's answer. */
   response?: string;
 }
@@ -50,7 +53,7 @@ export async function attemptDelivery(
     allowLocal,
     ...(dnsServers ? { dnsServers } : {}),
   });
-  if (!resolved.ok) return { ok: false, at, error: resolved.error };
+  if (!resolved.ok) return { ok: false, at, error: resolved.error, failure: resolved.failure };
   const result = await postWebhook({
     destination: resolved.destination,
     body: delivery.body,
@@ -67,6 +70,7 @@ export async function attemptDelivery(
     ...(result.status !== undefined ? { status: result.status } : {}),
     ...(result.retryAfterSeconds !== undefined ? { retryAfterSeconds: result.retryAfterSeconds } : {}),
     ...(result.error !== undefined ? { error: result.error } : {}),
+    ...(result.failure !== undefined ? { failure: result.failure } : {}),
     ...(result.responseSnippet ? { response: result.responseSnippet } : {}),
   };
 }

@@ -9,6 +9,7 @@ import {
   addressProblem,
   type DestinationOptions,
   destinationProblemOnSave,
+  localDeliveryHint,
   resolveDestination,
   urlProblem,
 } from './destination.ts';
@@ -69,7 +70,9 @@ describe('Function: addressProblem', () => {
   ];
 
   it.each(refused)('refuses %s as %s address', (address, kind) => {
-    expect(addressProblem(address, false)).toBe(`resolves to ${kind} address (${address})`);
+    // Where local delivery would admit it (loopback), the refusal names the switch.
+    const hint = kind === 'a loopback' ? `; loopback receivers ${localDeliveryHint}` : '';
+    expect(addressProblem(address, false)).toBe(`resolves to ${kind} address (${address})${hint}`);
   });
 
   it.each([
@@ -105,7 +108,7 @@ describe('Function: addressProblem', () => {
 
 describe('Function: urlProblem', () => {
   it.each([
-    ['http://93.184.216.34/hook', 'must use https'],
+    ['http://93.184.216.34/hook', `must use https; plain http ${localDeliveryHint}`],
     ['ftp://93.184.216.34/hook', 'must use https'],
     ['https://user:secret@93.184.216.34/hook', 'must not contain credentials'],
     ['https://user@93.184.216.34/hook', 'must not contain credentials'],
@@ -212,13 +215,15 @@ describe('Destinations resolved by DNS', () => {
     });
 
     it('refuses a syntax problem before asking DNS', async () => {
-      expect(await destinationProblemOnSave('http://hooks.example.com/in', opts)).toBe('must use https');
+      expect(await destinationProblemOnSave('http://hooks.example.com/in', opts)).toBe(
+        `must use https; plain http ${localDeliveryHint}`,
+      );
       expect(dns.queries).toEqual([]);
     });
 
     it('refuses localhost without asking the configured DNS servers', async () => {
       expect(await destinationProblemOnSave('https://localhost:8443/in', opts)).toMatch(
-        /^resolves to a loopback address \((127\.0\.0\.1|::1)\)$/,
+        /^resolves to a loopback address \((127\.0\.0\.1|::1)\); loopback receivers only where local delivery is on \(FSM_WEBHOOK_ALLOW_LOCAL=true, development only\)$/,
       );
       expect(dns.queries).toEqual([]);
     });
@@ -269,6 +274,7 @@ describe('Destinations resolved by DNS', () => {
       expect(await resolveDestination('https://gone.example.com/in', opts)).toEqual({
         ok: false,
         error: 'dns: ENOTFOUND',
+        failure: 'DNS_FAILED',
       });
     });
 
@@ -277,6 +283,7 @@ describe('Destinations resolved by DNS', () => {
       expect(await resolveDestination('https://empty.example.com/in', opts)).toEqual({
         ok: false,
         error: 'dns: ENODATA',
+        failure: 'DNS_FAILED',
       });
     });
 
@@ -286,6 +293,7 @@ describe('Destinations resolved by DNS', () => {
       expect(await resolveDestination('https://slow.example.com/in', opts)).toEqual({
         ok: false,
         error: 'dns: ETIMEOUT',
+        failure: 'DNS_FAILED',
       });
       expect(Date.now() - started).toBeLessThan(2_000);
     });
@@ -295,6 +303,7 @@ describe('Destinations resolved by DNS', () => {
       expect(await resolveDestination('https://flaky.example.com/in', opts)).toEqual({
         ok: false,
         error: 'dns: ESERVFAIL',
+        failure: 'DNS_FAILED',
       });
     });
 
@@ -303,13 +312,15 @@ describe('Destinations resolved by DNS', () => {
       expect(await resolveDestination('https://internal.example.com/in', opts)).toEqual({
         ok: false,
         error: 'destination refused: resolves to a private address (10.1.2.3)',
+        failure: 'DESTINATION_REFUSED',
       });
     });
 
     it('refuses an attempt to a URL that would not be accepted on save', async () => {
       expect(await resolveDestination('http://93.184.216.34/in', opts)).toEqual({
         ok: false,
-        error: 'destination refused: must use https',
+        error: `destination refused: must use https; plain http ${localDeliveryHint}`,
+        failure: 'DESTINATION_REFUSED',
       });
     });
   });
@@ -327,7 +338,8 @@ describe('Destinations resolved by DNS', () => {
 
     expect(attempt).toEqual({
       ok: false,
-      error: 'destination refused: resolves to a loopback address (127.0.0.1)',
+      error: `destination refused: resolves to a loopback address (127.0.0.1); loopback receivers ${localDeliveryHint}`,
+      failure: 'DESTINATION_REFUSED',
     });
     expect(aQueries).toBe(2);
   });
@@ -338,6 +350,7 @@ describe('Destinations resolved by DNS', () => {
     expect(await resolveDestination('https://later.example.com/in', opts)).toEqual({
       ok: false,
       error: 'dns: ENOTFOUND',
+      failure: 'DNS_FAILED',
     });
   });
 });

@@ -47,7 +47,14 @@ export interface PinnedDestination {
 export type DestinationResolution =
   | { ok: true; destination: PinnedDestination }
   /** `dns: ENOTFOUND`, `dns: ETIMEOUT`, `destination refused: resolves to a private address (…)`. */
-  | { ok: false; error: string };
+  | { ok: false; error: string; failure: 'DESTINATION_REFUSED' | 'DNS_FAILED' };
+
+/**
+ * Appended where local delivery would have admitted the destination, so a developer whose
+ * http://127.0.0.1 receiver is refused learns the switch (and a production user that it is none of theirs).
+ */
+export const localDeliveryHint =
+  'only where local delivery is on (FSM_WEBHOOK_ALLOW_LOCAL=true, development only)';
 
 /** Bound of one resolution (A and AAAA together). */
 export const resolveTimeoutMs = 2_000;
@@ -82,11 +89,13 @@ export async function resolveDestination(
   opts: DestinationOptions,
 ): Promise<DestinationResolution> {
   const parsed = parseDestinationUrl(rawUrl, opts.allowLocal);
-  if ('problem' in parsed) return { ok: false, error: `destination refused: ${parsed.problem}` };
+  const refused = (problem: string) =>
+    ({ ok: false, error: `destination refused: ${problem}`, failure: 'DESTINATION_REFUSED' }) as const;
+  if ('problem' in parsed) return refused(parsed.problem);
   const resolution = await resolveHost(hostOf(parsed.url), opts);
-  if (!resolution.ok) return resolution;
+  if (!resolution.ok) return { ...resolution, failure: 'DNS_FAILED' };
   const problem = firstAddressProblem(resolution.addresses, opts.allowLocal);
-  if (problem) return { ok: false, error: `destination refused: ${problem}` };
+  if (problem) return refused(problem);
   const [first] = resolution.addresses as [ResolvedAddress, ...ResolvedAddress[]];
   return {
     ok: true,
@@ -116,7 +125,8 @@ export function addressProblem(address: string, allowLocal: boolean): string | u
   if (range === 'unicast' && ip instanceof ipaddr.IPv6 && !ip.match(globalUnicastV6)) range = 'reserved';
   if (range === 'unicast') return undefined;
   if (range === 'loopback' && allowLocal) return undefined;
-  return `resolves to ${rangeDescriptions[range] ?? 'a non-public address'} (${address})`;
+  const refusal = `resolves to ${rangeDescriptions[range] ?? 'a non-public address'} (${address})`;
+  return range === 'loopback' ? `${refusal}; loopback receivers ${localDeliveryHint}` : refusal;
 }
 
 const globalUnicastV6 = ipaddr.IPv6.parseCIDR('2000::/3');
@@ -154,7 +164,11 @@ function parseDestinationUrl(rawUrl: string, allowLocal: boolean): { url: URL } 
   const url = URL.parse(rawUrl);
   if (!url) return { problem: 'must be an absolute URL' };
   if (url.protocol !== 'https:' && !(allowLocal && url.protocol === 'http:')) {
-    return { problem: allowLocal ? 'must use https or http' : 'must use https' };
+    if (allowLocal) return { problem: 'must use https or http' };
+    return {
+      problem:
+        url.protocol === 'http:' ? `must use https; plain http ${localDeliveryHint}` : 'must use https',
+    };
   }
   if (url.username || url.password) return { problem: 'must not contain credentials' };
   // An empty fragment (`…/#`) leaves `hash` empty but still shows in `href`, where a `#` can

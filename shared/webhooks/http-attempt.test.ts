@@ -120,7 +120,12 @@ describe('Function: postWebhook', () => {
     it('reports a 500 as a failure with the start of its body', async () => {
       const receiver = await startReceiver((_req, res) => res.writeHead(500).end('database on fire'));
       const result = await post(`http://hooks.example.test:${receiver.port}/`);
-      expect(result).toMatchObject({ ok: false, status: 500, responseSnippet: 'database on fire' });
+      expect(result).toMatchObject({
+        ok: false,
+        status: 500,
+        responseSnippet: 'database on fire',
+        failure: 'NON_2XX_RESPONSE',
+      });
     });
 
     it('never follows a redirect: the 3xx is the answer and its target is never asked', async () => {
@@ -129,7 +134,7 @@ describe('Function: postWebhook', () => {
         res.writeHead(307, { location: `http://127.0.0.1:${target.port}/elsewhere` }).end(),
       );
       const result = await post(`http://hooks.example.test:${redirecting.port}/`);
-      expect(result).toMatchObject({ ok: false, status: 307 });
+      expect(result).toMatchObject({ ok: false, status: 307, failure: 'REDIRECT_NOT_FOLLOWED' });
       expect(target.received).toEqual([]);
     });
 
@@ -204,13 +209,18 @@ describe('Function: postWebhook', () => {
       await new Promise<void>((resolve) => closed.close(() => resolve()));
 
       const result = await post(`http://hooks.example.test:${port}/`);
-      expect(result).toEqual({ ok: false, error: 'connection refused', durationMs: expect.any(Number) });
+      expect(result).toEqual({
+        ok: false,
+        error: 'connection refused',
+        failure: 'CONNECTION_FAILED',
+        durationMs: expect.any(Number),
+      });
     });
 
     it('gives up on a receiver that accepts the request but never answers, after 5 seconds', async () => {
       const receiver = await startReceiver(() => {});
       const result = await post(`http://hooks.example.test:${receiver.port}/`);
-      expect(result).toMatchObject({ ok: false, error: 'response timeout' });
+      expect(result).toMatchObject({ ok: false, error: 'response timeout', failure: 'RESPONSE_TIMEOUT' });
       expect(result.status).toBeUndefined();
       expect(result.durationMs).toBeGreaterThanOrEqual(4_900);
       expect(result.durationMs).toBeLessThan(6_500);
@@ -230,7 +240,11 @@ describe('Function: postWebhook', () => {
     it('reports a receiver that closes the connection without answering', async () => {
       const receiver = await startReceiver((req) => req.socket.destroy());
       const result = await post(`http://hooks.example.test:${receiver.port}/`);
-      expect(result).toMatchObject({ ok: false, error: 'connection closed without a response' });
+      expect(result).toMatchObject({
+        ok: false,
+        error: 'connection closed without a response',
+        failure: 'CONNECTION_FAILED',
+      });
     });
 
     it('reports headers it cannot send instead of throwing', async () => {
@@ -331,7 +345,11 @@ describe.skipIf(!hasOpenssl)('Function: postWebhook over https', () => {
   it('refuses a certificate no trusted authority signed', async () => {
     const receiver = await startTlsReceiver();
     const result = await post(`https://hooks.example.test:${receiver.port}/in`);
-    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(/^tls: /) });
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^tls: /),
+      failure: 'TLS_FAILED',
+    });
     expect(receiver.received).toEqual([]);
   });
 
@@ -342,7 +360,7 @@ describe.skipIf(!hasOpenssl)('Function: postWebhook over https', () => {
     const result = await post(`https://hooks.example.test:${portOf(silent)}/in`, {
       connectTimeoutMs: 200,
     });
-    expect(result).toMatchObject({ ok: false, error: 'connect timeout' });
+    expect(result).toMatchObject({ ok: false, error: 'connect timeout', failure: 'CONNECT_TIMEOUT' });
     expect(result.durationMs).toBeLessThan(1_000);
   });
 });

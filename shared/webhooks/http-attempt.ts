@@ -24,6 +24,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { hostOf, type PinnedDestination, type ResolvedAddress } from './destination.ts';
+import { type AttemptFailureReason, failureOfStatus } from './failure-reason.ts';
 import { connectTimeoutMs, responseTimeoutMs } from './retry-schedule.ts';
 
 /** Bytes of the response body kept (and read at all). */
@@ -60,6 +61,8 @@ export interface AttemptResult {
    * 'tls: <reason>', 'invalid HTTP response', 'invalid request: <reason>', 'network: <code>'.
    */
   error?: string;
+  /** Unless ok: the closed reason (failure-reason.ts) for clients to branch on. */
+  failure?: AttemptFailureReason;
   durationMs: number;
 }
 
@@ -90,13 +93,13 @@ export function postWebhook(request: AttemptRequest, options: AttemptOptions = {
       if (abort) req?.destroy();
       resolve({ ...result, durationMs: Math.round(performance.now() - started) });
     };
-    const fail = (error: string) =>
-      finish({ ok: false, ...(status === undefined ? {} : { status }), error }, true);
+    const fail = (error: string, failure: AttemptFailureReason) =>
+      finish({ ok: false, ...(status === undefined ? {} : { status }), error, failure }, true);
 
     const connectionReady = () => {
       ready = true;
       clearTimeout(connectTimer);
-      responseTimer = setTimeout(() => fail('response timeout'), responseMs);
+      responseTimer = setTimeout(() => fail('response timeout', 'RESPONSE_TIMEOUT'), responseMs);
     };
 
     try {
@@ -118,12 +121,15 @@ export function postWebhook(request: AttemptRequest, options: AttemptOptions = {
       });
     } catch (error) {
       // Node validates headers synchronously (a newline in a value, say).
-      finish({ ok: false, error: `invalid request: ${(error as Error).message}` }, false);
+      finish(
+        { ok: false, error: `invalid request: ${(error as Error).message}`, failure: 'CONNECTION_FAILED' },
+        false,
+      );
       return;
     }
     const sent = req;
 
-    connectTimer = setTimeout(() => fail('connect timeout'), connectMs);
+    connectTimer = setTimeout(() => fail('connect timeout', 'CONNECT_TIMEOUT'), connectMs);
     sent.on('socket', (socket) => {
       if (sent.reusedSocket) return connectionReady();
       socket.once('connect', () => {
@@ -132,9 +138,10 @@ export function postWebhook(request: AttemptRequest, options: AttemptOptions = {
       socket.once(secure ? 'secureConnect' : 'connect', connectionReady);
     });
 
-    sent.on('error', (error: NodeJS.ErrnoException) =>
-      fail(describeNetworkError(error, secure && !ready, tcpConnected)),
-    );
+    sent.on('error', (error: NodeJS.ErrnoException) => {
+      const described = describeNetworkError(error, secure && !ready, tcpConnected);
+      fail(described, failureOfNetworkError(described));
+    });
 
     sent.on('response', (res) => {
       status = res.statusCode ?? 0;
@@ -143,10 +150,12 @@ export function postWebhook(request: AttemptRequest, options: AttemptOptions = {
       let kept = 0;
       const complete = (cut: boolean) => {
         const snippet = Buffer.concat(chunks).toString('utf8');
+        const ok = status !== undefined && status >= 200 && status < 300;
         finish(
           {
-            ok: status !== undefined && status >= 200 && status < 300,
+            ok,
             status,
+            ...(ok ? {} : { failure: failureOfStatus(status ?? 0) }),
             ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
             ...(snippet ? { responseSnippet: snippet } : {}),
           },
@@ -164,8 +173,8 @@ export function postWebhook(request: AttemptRequest, options: AttemptOptions = {
       // 'end' lets a keep-alive connection go back to its agent for the next attempt.
       res.on('end', () => complete(false));
       // A close before 'end' is a body cut short; after 'end' (or our own cut) it changes nothing.
-      res.on('error', () => fail('connection closed during the response'));
-      res.on('close', () => fail('connection closed during the response'));
+      res.on('error', () => fail('connection closed during the response', 'CONNECTION_FAILED'));
+      res.on('close', () => fail('connection closed during the response', 'CONNECTION_FAILED'));
     });
 
     sent.end(request.body);
@@ -242,6 +251,14 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
 }
 
 const tlsErrorCode = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_)/;
+
+/** The closed reason of what describeNetworkError said. */
+function failureOfNetworkError(described: string): AttemptFailureReason {
+  if (described.startsWith('tls: ')) return 'TLS_FAILED';
+  if (described === 'connect timeout') return 'CONNECT_TIMEOUT';
+  if (described === 'invalid HTTP response') return 'INVALID_RESPONSE';
+  return 'CONNECTION_FAILED';
+}
 
 function describeNetworkError(
   error: NodeJS.ErrnoException,

@@ -27,7 +27,8 @@ async function token(baseUrl: string): Promise<string> {
 
 describe('npm start', () => {
   it('seeds the demo workspace, prints its credentials and a curl, and keeps data and tokens across a restart', async () => {
-    service = await startService({ DATA_DIR: dataDir, FSM_SEED: '' });
+    // Local webhook delivery off, as `npm start` runs by default.
+    service = await startService({ DATA_DIR: dataDir, FSM_SEED: '', FSM_WEBHOOK_ALLOW_LOCAL: '' });
     const first = service.baseUrl;
     const running = service;
     await vi.waitFor(() => {
@@ -41,6 +42,15 @@ describe('npm start', () => {
       body: JSON.stringify({ name: 'Survives restarts', color: '#00ff00' }),
     });
     const area = (await created.json()) as { id: string };
+    const localReceiver = await fetch(`${first}/api/v2/webhook-endpoints`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ display_name: 'On this machine', endpoint_url: 'http://127.0.0.1:9/hook' }),
+    });
+    // The banner and the refusal both name the switch a developer needs for a local receiver.
+    expect(running.output()).toMatch(/Webhooks: +local delivery off.*FSM_WEBHOOK_ALLOW_LOCAL=true/);
+    expect(localReceiver.status).toBe(422);
+    expect(JSON.stringify(await localReceiver.json())).toContain('FSM_WEBHOOK_ALLOW_LOCAL=true');
 
     await service.stop();
     expect(running.output()).toContain('stopped; data kept in');

@@ -298,7 +298,8 @@ describe('Webhook delivery: test event', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ test_was_successful: true });
+    // No failure_reason or response_status on success.
+    expect(response.body).toEqual({ last_test_tried_at: expect.any(String), test_was_successful: true });
     expect(Date.parse(response.body.last_test_tried_at)).not.toBeNaN();
     expect(target.received).toHaveLength(1);
     expect(verify(endpoint.secret, target.received[0] as ReceivedWebhook)).toMatchObject({
@@ -319,7 +320,12 @@ describe('Webhook delivery: test event', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    expect(response.body.test_was_successful).toBe(false);
+    expect(response.body).toEqual({
+      last_test_tried_at: expect.any(String),
+      test_was_successful: false,
+      failure_reason: 'NON_2XX_RESPONSE',
+      response_status: 500,
+    });
     expect(target.received).toHaveLength(1);
     const { items } = await failuresOf(endpoint.id);
     expect(items).toEqual([
@@ -331,6 +337,57 @@ describe('Webhook delivery: test event', () => {
       }),
     ]);
     expect(items[0]).not.toHaveProperty('body');
+  });
+
+  it.each([
+    {
+      title: 'a redirect, which is never followed',
+      reason: 'REDIRECT_NOT_FOLLOWED',
+      status: 302,
+      url: async () => {
+        const target = await receiver();
+        target.answer = () => ({ status: 302, headers: { location: 'https://example.com/elsewhere' } });
+        return `${target.url}/hook`;
+      },
+    },
+    {
+      title: 'a receiver that is not listening',
+      reason: 'CONNECTION_FAILED',
+      url: async () => {
+        const gone = await startReceiver();
+        await gone.stop();
+        return `${gone.url}/hook`;
+      },
+    },
+    {
+      title: 'a name that does not resolve',
+      reason: 'DNS_FAILED',
+      url: async () => `https://nowhere-${randomUUID().slice(0, 8)}.hooks.test/hook`,
+    },
+    {
+      title: 'a name that resolves to a private address by the time of the attempt',
+      reason: 'DESTINATION_REFUSED',
+      url: async () => `https://erp-${randomUUID().slice(0, 8)}.rebind.hooks.test/hook`,
+    },
+  ])('says why it failed: $reason for $title', async ({ reason, status, url }) => {
+    const endpoint = await call('POST', '/api/v2/webhook-endpoints', {
+      token: admin,
+      body: { display_name: `Failing ${randomUUID().slice(0, 6)}`, endpoint_url: await url() },
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+
+    const response = await call('POST', '/api/v2/webhooks/send-test', {
+      token: admin,
+      body: { endpoint_id: endpoint.body.id },
+    });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      last_test_tried_at: expect.any(String),
+      test_was_successful: false,
+      failure_reason: reason,
+      ...(status ? { response_status: status } : {}),
+    });
   });
 
   it('answers 404 for an unknown endpoint and 422 for a malformed id', async () => {

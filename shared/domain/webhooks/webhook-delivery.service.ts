@@ -24,7 +24,10 @@ import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
 import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failure.schema.ts';
 import { writeEndpoint } from './webhook-endpoint.service.ts';
 
-/** POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. */
+/**
+ * POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. A failure
+ * says why (failure_reason, failure-reason.ts) and, when the receiver answered, with which status.
+ */
 export async function sendTest(ctx: AuthenticatedContext, endpointId: string) {
   const endpoint = await webhookEndpointStore.get(ctx.workspaceId, endpointId);
   if (!endpoint) throw notFound('No webhook endpoint with this id exists.');
@@ -67,7 +70,12 @@ export async function sendTest(ctx: AuthenticatedContext, endpointId: string) {
     last_test_tried_at: outcome.at,
     test_was_successful: outcome.ok,
   }));
-  return { last_test_tried_at: outcome.at, test_was_successful: outcome.ok };
+  return {
+    last_test_tried_at: outcome.at,
+    test_was_successful: outcome.ok,
+    ...(outcome.ok ? {} : { failure_reason: outcome.failure ?? 'CONNECTION_FAILED' }),
+    ...(!outcome.ok && outcome.status !== undefined ? { response_status: outcome.status } : {}),
+  };
 }
 
 export function toFailure(row: DeliveryFailureRecord): DeliveryFailure {

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { storedVersion, text } from '../../http/fields.ts';
 import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery } from '../../http/query-params.ts';
+import { attemptFailureReasonNames, attemptFailureReasons } from '../../webhooks/failure-reason.ts';
 
 export const maxSubscriptions = 100;
 export const maxSubscriptionLength = 512;
@@ -154,5 +155,29 @@ export const WebhookEventTypeListSchema = z
 export const SendTestSchema = z.object({ endpoint_id: z.uuid() }).meta({ id: 'SendWebhookTest' });
 
 export const WebhookTestResultSchema = z
-  .object({ last_test_tried_at: z.iso.datetime(), test_was_successful: z.boolean() })
-  .meta({ id: 'WebhookTestResult' });
+  .object({
+    last_test_tried_at: z.iso.datetime(),
+    test_was_successful: z.boolean(),
+    failure_reason: z
+      .enum(attemptFailureReasonNames)
+      .optional()
+      .meta({
+        description: `Only when the test failed: why. ${Object.entries(attemptFailureReasons)
+          .map(([name, meaning]) => `${name}: ${meaning}`)
+          .join(' ')}`,
+      }),
+    response_status: z
+      .int()
+      .min(100)
+      .max(999)
+      .optional()
+      .meta({
+        description:
+          'Only when the test failed and the receiver answered: its HTTP status (a 3xx or other non-2xx; a 2xx ' +
+          'whose body did not end in time).',
+      }),
+  })
+  .meta({
+    id: 'WebhookTestResult',
+    description: 'The outcome of a test send; failure_reason and response_status are omitted on success.',
+  });

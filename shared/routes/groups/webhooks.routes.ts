@@ -177,10 +177,21 @@ export const webhookRoutes = [
       'connect and 5 s to answer). It ignores subscriptions, works while the endpoint is disabled, is never ' +
       'retried, and appears in the delivery failures (retry_state FAILED) when it fails. The endpoint ' +
       "records the outcome, so its lock_version advances by exactly 1. A receiver's non-2xx is a 200 here " +
-      'with test_was_successful false.',
+      'with test_was_successful false.\n\n' +
+      'A failed test says why: `failure_reason`, one of DESTINATION_REFUSED (the URL or its addresses may not ' +
+      'receive webhooks; plain http and loopback receivers only where local delivery is on, ' +
+      'FSM_WEBHOOK_ALLOW_LOCAL=true, development only), DNS_FAILED, CONNECT_TIMEOUT, TLS_FAILED, ' +
+      'CONNECTION_FAILED, RESPONSE_TIMEOUT, INVALID_RESPONSE, REDIRECT_NOT_FOLLOWED (a 3xx: redirects are never ' +
+      'followed) or NON_2XX_RESPONSE, and `response_status`, the status the receiver answered, when it answered ' +
+      'one. Both are omitted on success. The delivery failure row of the test has the full text in last_error.',
     examples: {
       request: { endpoint_id: endpointExample.id },
-      response: { last_test_tried_at: '2026-06-11T14:10:00Z', test_was_successful: true },
+      response: {
+        last_test_tried_at: '2026-06-11T14:10:00Z',
+        test_was_successful: false,
+        failure_reason: 'NON_2XX_RESPONSE',
+        response_status: 503,
+      },
     },
     grants: ['webhooks:update'],
     body: SendTestSchema,
