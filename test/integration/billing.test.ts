@@ -588,7 +588,7 @@ describe('Billing: recheck and the billing lock', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       status: 'NO_ACCOUNT',
-      billing_locked: true,
+      is_billing_locked: true,
       workspace_status: 'BILLING_LOCKED',
       checked_at: expect.any(String),
     });
@@ -604,7 +604,7 @@ describe('Billing: recheck and the billing lock', () => {
     expect(locked.status).toBe(200);
     expect(locked.body).toMatchObject({
       status: 'PAST_DUE',
-      billing_locked: true,
+      is_billing_locked: true,
       workspace_status: 'BILLING_LOCKED',
       has_payment_method: false,
     });
@@ -631,7 +631,7 @@ describe('Billing: recheck and the billing lock', () => {
     // The local provider's customer of a locked workspace starts past due, so a recheck alone lifts nothing.
     const card = await openPage(await session(workspace, 'payment-method-sessions'));
     expect(field(card.html, 'standing')).toBe('PAST_DUE');
-    expect((await recheck(workspace)).body).toMatchObject({ status: 'PAST_DUE', billing_locked: true });
+    expect((await recheck(workspace)).body).toMatchObject({ status: 'PAST_DUE', is_billing_locked: true });
 
     const cardUrl = /action="([^"]+)"/.exec(card.html)?.[1] ?? '';
     const added = await submit(`${baseUrl()}${cardUrl}`, card.visit, 'add_payment_method');
@@ -645,7 +645,7 @@ describe('Billing: recheck and the billing lock', () => {
 
     expect(lifted.body).toMatchObject({
       status: 'GOOD_STANDING',
-      billing_locked: false,
+      is_billing_locked: false,
       workspace_status: 'ACTIVE',
       has_payment_method: true,
     });
@@ -660,7 +660,7 @@ describe('Billing: recheck and the billing lock', () => {
 
     expect(page.status).toBe(422);
     expect(page.html).toContain('Add a payment method before paying.');
-    expect((await recheck(workspace)).body).toMatchObject({ status: 'PAST_DUE', billing_locked: true });
+    expect((await recheck(workspace)).body).toMatchObject({ status: 'PAST_DUE', is_billing_locked: true });
   });
 
   it('answers 403 tenant-disabled in a deactivated workspace except for the sessions and the recheck', async () => {
@@ -690,7 +690,7 @@ describe('Billing: recheck and the billing lock', () => {
     expect(checked.status).toBe(200);
     expect(checked.body).toMatchObject({
       status: 'GOOD_STANDING',
-      billing_locked: false,
+      is_billing_locked: false,
       workspace_status: 'INACTIVE',
     });
   });
@@ -704,7 +704,7 @@ describe('Billing: recheck and the billing lock', () => {
 
     expect(checked.body).toMatchObject({
       status: 'PAST_DUE',
-      billing_locked: true,
+      is_billing_locked: true,
       workspace_status: 'INACTIVE',
     });
     const activated = await adminAction(workspace, 'activate');

@@ -658,7 +658,7 @@ describe('Comments: delete and restore', () => {
 });
 
 describe('Comments: reactions', () => {
-  it('adds with 201, answers a repeat with 200, and counts per emoji with reacted_by_me', async () => {
+  it('adds with 201, answers a repeat with 200, and counts per emoji with has_reacted', async () => {
     const work = await createCase();
     const created = await comment(admin, work.id);
     const path = `/api/v2/comments/${created.id}/reactions`;
@@ -670,13 +670,13 @@ describe('Comments: reactions', () => {
     const asTina = await call('GET', `/api/v2/comments/${created.id}`, { token: tinaToken });
 
     expect(first.status).toBe(201);
-    expect(first.body.reactions).toEqual([{ emoji: '👍', count: 1, reacted_by_me: true }]);
+    expect(first.body.reactions).toEqual([{ emoji: '👍', count: 1, has_reacted: true }]);
     expect(repeat.status).toBe(200);
-    expect(repeat.body.reactions).toEqual([{ emoji: '👍', count: 1, reacted_by_me: true }]);
+    expect(repeat.body.reactions).toEqual([{ emoji: '👍', count: 1, has_reacted: true }]);
     expect(byDana.status).toBe(201);
     expect(asTina.body.reactions).toEqual([
-      { emoji: '👍', count: 2, reacted_by_me: true },
-      { emoji: '❤️', count: 1, reacted_by_me: false },
+      { emoji: '👍', count: 2, has_reacted: true },
+      { emoji: '❤️', count: 1, has_reacted: false },
     ]);
   });
 
@@ -1057,6 +1057,43 @@ describe('Comments: attachments', () => {
     expect(posted.status).toBeLessThan(300);
     return intent.body.file_id as string;
   }
+
+  it('leaves an audit entry for an upload intent, with its file_id and never its form', async () => {
+    const intent = await call('POST', '/api/v2/comments/attachments', {
+      token: tinaToken,
+      body: { original_file_name: 'meter.png', mime_type: 'image/png' },
+    });
+    expect(intent.status, intent.text).toBe(201);
+    const fileId = intent.body.file_id as string;
+
+    const [entry] = await eventually(async () => {
+      const log = await call('GET', '/api/v2/audit-logs?size=100', { token: admin });
+      const found = (log.body.items as Array<Record<string, any>>).filter(
+        (item) => item.resource.id === fileId,
+      );
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    const readBack = await call('GET', `/api/v2/comments/attachments/${fileId}`, { token: tinaToken });
+
+    expect(readBack.status).toBe(200);
+    expect(entry).toMatchObject({
+      event_type: 'comment_attachment.created',
+      resource: { type: 'comment_attachment', id: fileId },
+      actor: { type: 'USER', id: tina },
+      data: {
+        object: {
+          file_id: fileId,
+          original_file_name: 'meter.png',
+          mime_type: 'image/png',
+          status: 'PENDING',
+          expires_at_utc: intent.body.expires_at_utc,
+        },
+      },
+    });
+    expect(entry.data.object).not.toHaveProperty('upload_fields');
+    expect(JSON.stringify(entry)).not.toContain(intent.body.upload_fields.Policy ?? 'no policy');
+  });
 
   it('attaches an uploaded file once, readable through a short-lived URL', async () => {
     const work = await createCase();

@@ -333,7 +333,7 @@ describe('Devices: setup and intake', () => {
     });
 
     expect(accepted.status, accepted.text).toBe(202);
-    expect(accepted.body.current_state_updated).toBe(true);
+    expect(accepted.body.has_updated_current_state).toBe(true);
     expect(state.body).toMatchObject({
       device_id: device.id,
       status: { connectivity: 'ONLINE' },
@@ -362,7 +362,7 @@ describe('Devices: setup and intake', () => {
     const state = await call('GET', `/api/v2/devices/${device.id}/current-state`, { token: dispatcher });
 
     expect(older.status).toBe(202);
-    expect(older.body.current_state_updated).toBe(false);
+    expect(older.body.has_updated_current_state).toBe(false);
     expect(state.body.location).toEqual({ latitude: 1, longitude: 1 });
     expect(state.body.location_recorded_at).toBe('2026-01-01T10:00:00.000Z');
   });

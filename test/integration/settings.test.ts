@@ -103,15 +103,15 @@ describe('Other settings singletons', () => {
     const defaults = await call('GET', '/api/v2/geoservices/settings', { token: beta });
     expect(defaults.body).toMatchObject({
       provider: 'OPENSTREETMAP',
-      geocoding_enabled: true,
-      routing_enabled: true,
+      is_geocoding_enabled: true,
+      is_routing_enabled: true,
       distance_unit: 'KILOMETERS',
       default_country: 'DE',
     });
     expect(defaults.body).not.toHaveProperty('updated_at');
     const changed = await call('PATCH', '/api/v2/geoservices/settings', {
       token: admin,
-      body: { routing_enabled: false, default_country: 'at' },
+      body: { is_routing_enabled: false, default_country: 'at' },
     });
     const kept = await call('PATCH', '/api/v2/geoservices/settings', {
       token: admin,
@@ -119,12 +119,12 @@ describe('Other settings singletons', () => {
     });
 
     expect(changed.body).toMatchObject({
-      routing_enabled: false,
+      is_routing_enabled: false,
       default_country: 'AT',
       provider: 'OPENSTREETMAP',
     });
     expect(kept.body).toMatchObject({
-      routing_enabled: false,
+      is_routing_enabled: false,
       default_country: 'AT',
       distance_unit: 'MILES',
     });
@@ -138,7 +138,7 @@ describe('Other settings singletons', () => {
     ['/api/v2/mcp/settings', { allowed_origins: null }, ['#/allowed_origins']],
     ['/api/v2/geoservices/settings', { provider: 'BING' }, ['#/provider']],
     ['/api/v2/geoservices/settings', { default_country: 'XX' }, ['#/default_country']],
-    ['/api/v2/geoservices/settings', { geocoding_enabled: 'yes' }, ['#/geocoding_enabled']],
+    ['/api/v2/geoservices/settings', { is_geocoding_enabled: 'yes' }, ['#/is_geocoding_enabled']],
     ['/api/v2/document-management/settings', { max_file_size_mb: 0 }, ['#/max_file_size_mb']],
     ['/api/v2/document-management/settings', { max_file_size_mb: 1.5 }, ['#/max_file_size_mb']],
     ['/api/v2/document-management/settings', { allowed_file_types: [] }, ['#/allowed_file_types']],

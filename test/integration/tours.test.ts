@@ -219,7 +219,7 @@ describe('Tours: references', () => {
   });
 
   it('refuses a vehicle out of service, an API client and a deactivated user as driver', async () => {
-    const retired = await createVehicle({ active: false });
+    const retired = await createVehicle({ is_active: false });
     const gone = await createUser(admin, { role_ids: [await roleId(admin, 'driver')] });
     expect((await call('POST', `/api/v2/users/${gone.id}/deactivate`, { token: admin })).status).toBe(200);
 

@@ -80,7 +80,7 @@ describe('Vehicles: create and read', () => {
       name: 'Van 12',
       license_plate: plate,
       vehicle_type: 'OTHER',
-      active: true,
+      is_active: true,
       created_at: expect.any(String),
       updated_at: response.body.created_at,
       lock_version: 0,
@@ -92,9 +92,9 @@ describe('Vehicles: create and read', () => {
   });
 
   it('keeps every field sent and omits absent ones', async () => {
-    const vehicle = await createVehicle({ vehicle_type: 'TRUCK', capacity_kg: 7500.5, active: false });
+    const vehicle = await createVehicle({ vehicle_type: 'TRUCK', capacity_kg: 7500.5, is_active: false });
 
-    expect(vehicle).toMatchObject({ vehicle_type: 'TRUCK', capacity_kg: 7500.5, active: false });
+    expect(vehicle).toMatchObject({ vehicle_type: 'TRUCK', capacity_kg: 7500.5, is_active: false });
     const bike = await createVehicle({ license_plate: undefined, vehicle_type: 'BIKE' });
     expect(bike).not.toHaveProperty('license_plate');
     expect(bike).not.toHaveProperty('capacity_kg');
@@ -135,10 +135,10 @@ describe('Vehicles: create and read', () => {
       pointer: '#/license_plate',
     },
     {
-      title: 'active as string',
-      body: { name: 'x', active: 'yes' },
+      title: 'is_active as string',
+      body: { name: 'x', is_active: 'yes' },
       type: 'field-type-invalid',
-      pointer: '#/active',
+      pointer: '#/is_active',
     },
   ])('rejects $title with 422 $type at $pointer', async ({ body, type, pointer }) => {
     const response = await call('POST', '/api/v2/vehicles', { token: dispatcher, body });
@@ -240,7 +240,7 @@ describe('Vehicles: update and delete', () => {
   it.each([
     { body: { name: null }, pointer: '#/name' },
     { body: { vehicle_type: null }, pointer: '#/vehicle_type' },
-    { body: { active: null }, pointer: '#/active' },
+    { body: { is_active: null }, pointer: '#/is_active' },
     { body: { name: '' }, pointer: '#/name' },
   ])('refuses $body with 422 field-required', async ({ body, pointer }) => {
     const vehicle = await createVehicle();
@@ -279,6 +279,35 @@ describe('Vehicles: update and delete', () => {
       'vehicle.created',
     ]);
     expect(entries[1]?.data.previous_attributes).toEqual({ capacity_kg: 900 });
+  });
+
+  it('names in-service is_active in the vehicle, its events and the list filter, and refuses the old name', async () => {
+    // Prepare
+    const vehicle = await createVehicle();
+
+    // Act
+    const retired = await call('PATCH', `/api/v2/vehicles/${vehicle.id}`, {
+      token: dispatcher,
+      body: { is_active: false },
+    });
+    const oldBody = await call('PATCH', `/api/v2/vehicles/${vehicle.id}`, {
+      token: dispatcher,
+      body: { active: true },
+    });
+    const oldFilter = await call('GET', '/api/v2/vehicles?active=false', { token: dispatcher });
+
+    // Assess
+    expect(retired.body).toMatchObject({ is_active: false, lock_version: 1 });
+    expect(retired.body).not.toHaveProperty('active');
+    expect([oldBody.status, oldFilter.status]).toEqual([422, 422]);
+    const updated = await eventually(async () => {
+      const found = (await eventsOf(vehicle.id)).find((entry) => entry.event_type === 'vehicle.updated');
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(updated?.data.previous_attributes).toEqual({ is_active: true });
+    expect(updated?.data.object).toMatchObject({ id: vehicle.id, is_active: false });
+    expect(updated?.data.object).not.toHaveProperty('active');
   });
 });
 
@@ -487,15 +516,15 @@ describe('Vehicles: list', () => {
     expect(ours).toEqual([`${prefix} van 1`, `${prefix} Van 2`, `${prefix} Van 10`]);
   });
 
-  it('filters by active, counting from the segment', async () => {
-    const inactive = await createVehicle({ active: false });
+  it('filters by is_active, counting from the segment', async () => {
+    const inactive = await createVehicle({ is_active: false });
     const active = await createVehicle();
 
     const list = (q: string) =>
       call('GET', `/api/v2/vehicles?size=100&sort=created_at:desc&${q}`, { token: admin });
     const [onlyInactive, onlyActive, everyone] = [
-      await list('active=false'),
-      await list('active=true'),
+      await list('is_active=false'),
+      await list('is_active=true'),
       await list(''),
     ];
 
@@ -505,7 +534,7 @@ describe('Vehicles: list', () => {
     expect(ids(onlyInactive)).not.toContain(active.id);
     expect(ids(onlyActive)).toContain(active.id);
     expect(ids(onlyActive)).not.toContain(inactive.id);
-    expect(onlyInactive.body.items.every((v: { active: boolean }) => !v.active)).toBe(true);
+    expect(onlyInactive.body.items.every((v: { is_active: boolean }) => !v.is_active)).toBe(true);
     expect(onlyActive.body.page.total_elements + onlyInactive.body.page.total_elements).toBe(
       everyone.body.page.total_elements,
     );
@@ -514,8 +543,8 @@ describe('Vehicles: list', () => {
   it('moves a vehicle between the active and inactive lists when it is taken out of service', async () => {
     const vehicle = await createVehicle();
 
-    await call('PATCH', `/api/v2/vehicles/${vehicle.id}`, { token: dispatcher, body: { active: false } });
-    const response = await call('GET', '/api/v2/vehicles?active=false&size=100&sort=updated_at:desc', {
+    await call('PATCH', `/api/v2/vehicles/${vehicle.id}`, { token: dispatcher, body: { is_active: false } });
+    const response = await call('GET', '/api/v2/vehicles?is_active=false&size=100&sort=updated_at:desc', {
       token: admin,
     });
 
@@ -530,8 +559,8 @@ describe('Vehicles: list', () => {
     if (firstMissing !== -1) expect(plates.slice(firstMissing).every((p: unknown) => p === null)).toBe(true);
   });
 
-  it('rejects an unknown sort key and a non-boolean active with 422', async () => {
-    for (const query of ['sort=id:asc', 'active=yes']) {
+  it('rejects an unknown sort key and a non-boolean is_active with 422', async () => {
+    for (const query of ['sort=id:asc', 'is_active=yes']) {
       const response = await call('GET', `/api/v2/vehicles?${query}`, { token: admin });
       expect(response.status, query).toBe(422);
     }

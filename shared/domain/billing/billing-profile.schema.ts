@@ -209,7 +209,7 @@ export const BillingStatusSchema = z
         'provider has no customer for this workspace yet, since no portal or payment-method session was ' +
         'ever opened: the lock is left as it was).',
     }),
-    billing_locked: z.boolean().meta({ description: 'Whether the workspace is billing-locked now.' }),
+    is_billing_locked: z.boolean().meta({ description: 'Whether the workspace is billing-locked now.' }),
     workspace_status: z.enum(['ACTIVE', 'INACTIVE', 'BILLING_LOCKED']).meta({
       description:
         'The workspace state now: INACTIVE while deactivated (a recheck never activates), else ' +

@@ -222,7 +222,7 @@ describe('Billing service: recheck', () => {
     const status = await recheckBilling(ctx);
 
     expect(memory.transitions).toEqual([action]);
-    expect(status).toMatchObject({ status: standing, billing_locked: locked, has_payment_method: false });
+    expect(status).toMatchObject({ status: standing, is_billing_locked: locked, has_payment_method: false });
   });
 
   it.each([
@@ -239,7 +239,7 @@ describe('Billing service: recheck', () => {
     const status = await recheckBilling(ctx);
 
     expect(memory.transitions).toEqual([]);
-    expect(status).toMatchObject({ status: 'NO_ACCOUNT', billing_locked: false });
+    expect(status).toMatchObject({ status: 'NO_ACCOUNT', is_billing_locked: false });
     expect(status).not.toHaveProperty('has_payment_method');
   });
 });

@@ -367,7 +367,7 @@ export async function recheckBilling(ctx: AuthenticatedContext): Promise<Billing
       : await getWorkspace(workspaceId);
     return {
       status: standing?.standing ?? 'NO_ACCOUNT',
-      billing_locked: workspace.is_billing_locked,
+      is_billing_locked: workspace.is_billing_locked,
       workspace_status: workspace.status,
       ...(standing ? { has_payment_method: standing.hasPaymentMethod } : {}),
       checked_at: checkedAt,

@@ -1,6 +1,6 @@
 /**
  * A comment as its reader sees it, and as events carry it. What depends on the reader (is_unread,
- * reacted_by_me) comes from one read marker and one Query of the reader's reactions on the
+ * has_reacted) comes from one read marker and one Query of the reader's reactions on the
  * target; names of authors and mentioned users are current (one BatchGetItem of the page's
  * people); attachment URLs are signed per read (valid one hour). A tombstone shows its place in
  * the thread only: no body, reactions, mentions or attachments.
@@ -77,7 +77,7 @@ function reactionsOf(comment: StoredComment, mine: (name: string) => boolean) {
   return emojiList.flatMap((emoji) => {
     const name = commentEmoji[emoji];
     const count = Number(comment[reactionAttribute(name) as `rx_${string}`] ?? 0);
-    return count > 0 ? [{ emoji, count, reacted_by_me: mine(name) }] : [];
+    return count > 0 ? [{ emoji, count, has_reacted: mine(name) }] : [];
   });
 }
 
@@ -135,7 +135,7 @@ export function toComment(comment: StoredComment, view: ReaderView): Comment {
 }
 
 /**
- * The comment as events carry it (data.object): no reader, so no is_unread nor reacted_by_me,
+ * The comment as events carry it (data.object): no reader, so no is_unread nor has_reacted,
  * ids instead of names, attachments without URLs. A tombstone's body is left out here too.
  */
 export function eventObjectOf(comment: StoredComment): Record<string, unknown> {

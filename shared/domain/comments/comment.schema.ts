@@ -3,8 +3,9 @@
  * comment rows of States and transitions, of both endpoint tables, Errors and Limits; the
  * comment decisions of API-DECISIONS.md). Published schema names: Comment, CreateComment,
  * UpdateComment, CommentList, CommentAuthor, CommentReaction, CommentMention, CommentAttachment,
- * AddCommentReaction, CommentReadMarker, CommentCounts, CommentMentionSuggestions,
- * CreateCommentAttachmentUpload, CommentAttachmentUpload.
+ * CreateCommentReaction, CreateCommentReadMarker, CommentCount, CommentCountList,
+ * CommentMentionSuggestion, CommentMentionSuggestionList, CreateCommentAttachmentUpload,
+ * CommentAttachmentUpload.
  */
 import * as z from 'zod';
 import { storedVersion, text } from '../../http/fields.ts';
@@ -85,7 +86,9 @@ export const CommentReactionSchema = z
   .object({
     emoji: z.enum(emojiList).meta({ description: 'One of the eight reactions.' }),
     count: z.int().min(1).meta({ description: 'How many people reacted with it.' }),
-    reacted_by_me: z.boolean().meta({ description: 'Whether the caller is one of them.' }),
+    has_reacted: z
+      .boolean()
+      .meta({ description: 'Whether the caller is one of them (reacted with this emoji).' }),
   })
   .meta({ id: 'CommentReaction', description: 'One emoji on a comment, and how many gave it.' });
 
@@ -276,13 +279,13 @@ export const AddReactionSchema = z
   .object({
     emoji: z.enum(emojiList).meta({ description: `One of ${emojiList.join(' ')}.` }),
   })
-  .meta({ id: 'AddCommentReaction', description: 'The caller’s reaction.' });
+  .meta({ id: 'CreateCommentReaction', description: 'The caller’s reaction.' });
 
 export const ReadMarkerSchema = z
   .object({ target_type: targetTypeField(), target_id: targetId })
-  .meta({ id: 'CommentReadMarker', description: 'The record whose comments the caller has read.' });
+  .meta({ id: 'CreateCommentReadMarker', description: 'The record whose comments the caller has read.' });
 
-export const CommentCountsQuery = z.object({
+export const CommentCountListQuery = z.object({
   target_type: targetTypeParam,
   target_ids: z
     .array(z.uuid())
@@ -293,7 +296,7 @@ export const CommentCountsQuery = z.object({
     }),
 });
 
-export const CommentCountsSchema = z
+export const CommentCountListSchema = z
   .object({
     items: z.array(
       z
@@ -309,7 +312,7 @@ export const CommentCountsSchema = z
     ),
   })
   .meta({
-    id: 'CommentCounts',
+    id: 'CommentCountList',
     description: 'Comment totals and unread counts per record, in the order asked.',
   });
 
@@ -353,7 +356,7 @@ export const MentionSuggestionQuery = z.object({
     }),
 });
 
-export const MentionSuggestionsSchema = z
+export const MentionSuggestionListSchema = z
   .object({
     items: z.array(
       z
@@ -370,7 +373,7 @@ export const MentionSuggestionsSchema = z
     ),
   })
   .meta({
-    id: 'CommentMentionSuggestions',
+    id: 'CommentMentionSuggestionList',
     description: 'Active users of the workspace matching the search, by last name; not paginated.',
   });
 
@@ -404,11 +407,13 @@ export const CreateAttachmentUploadSchema = z
           });
         }
       })
+      // A MIME type is an extensible value (SPEC.md, Conventions): a string whose accepted values
+      // are documented, not an enum a client generator would close; another is a field-level 422.
       .meta({
-        enum: [...attachmentTypes],
         description:
-          `The file’s media type, one of ${attachmentTypes.join(', ')}; the stored bytes must be of this type. ` +
-          `At most ${attachmentMaxSizeText}.`,
+          `The file’s media type; accepted: ${attachmentTypes.join(', ')}, any other is 422 at ` +
+          `\`#/mime_type\`. The stored bytes must be of this type. At most ${attachmentMaxSizeText}.`,
+        example: attachmentTypes[0],
       }),
   })
   .meta({

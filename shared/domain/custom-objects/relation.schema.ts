@@ -9,10 +9,10 @@
  */
 import * as z from 'zod';
 import { text } from '../../http/fields.ts';
-import { PageSchema, pagedListSchema } from '../../http/list.ts';
+import { pagedListSchema } from '../../http/list.ts';
 import { paginationQuery } from '../../http/query-params.ts';
 import { slugPattern } from './definition-rules.ts';
-import { CustomObjectInstanceSchema, InstanceSchemaRefSchema } from './instance.schema.ts';
+import { CustomObjectInstanceListSchema } from './instance.schema.ts';
 
 export const cardinalities = ['ONE', 'MANY'] as const;
 export type Cardinality = (typeof cardinalities)[number];
@@ -168,7 +168,7 @@ export const CreateRelationsSchema = z
       .max(maxRelationsPerBatch)
       .meta({ description: `1 to ${maxRelationsPerBatch} relations, created together or not at all.` }),
   })
-  .meta({ id: 'CreateCustomObjectRelations', description: 'A batch of relations to create.' });
+  .meta({ id: 'CreateCustomObjectRelationBatch', description: 'A batch of relations to create.' });
 
 const RelationSideSchema = z
   .object({
@@ -245,14 +245,9 @@ export const AssociatedParams = z.object({
   }),
 });
 
-export const AssociatedListSchema = z
-  .object({
-    items: z.array(CustomObjectInstanceSchema),
-    schema: InstanceSchemaRefSchema,
-    page: PageSchema,
-  })
-  .meta({
-    id: 'CustomObjectAssociatedList',
-    description:
-      'Every instance associated with one instance through one relation (one page holds them all).',
-  });
+/**
+ * The instances associated with one instance through one relation: instances of the other side's
+ * definition, in the shape of every instance list (SPEC.md: `items` + `schema` + `page`), so
+ * one published name.
+ */
+export const AssociatedListSchema = CustomObjectInstanceListSchema;

@@ -73,7 +73,7 @@ function sameHash(a: string, b: string): boolean {
 export interface IntakeAccepted {
   device_id: string;
   received_at: string;
-  current_state_updated: boolean;
+  has_updated_current_state: boolean;
 }
 
 /** A device whose intake secret was verified: where it is, what it is, its state as read. */
@@ -201,7 +201,7 @@ export async function acceptTelemetry(
     await markLocated(workspaceId, id);
     remember({ ...current, device: { ...current.device, has_location: true } });
   }
-  return { device_id: id, received_at: receivedAt, current_state_updated: moved };
+  return { device_id: id, received_at: receivedAt, has_updated_current_state: moved };
 }
 
 /** The state after a report: each value only forward in recorded time. */

@@ -2,7 +2,7 @@
  * What a device reports through the intake (POST /api/v2/device-intake/{device_id}) and the
  * answer it gets. Apart from device.schema.ts so that the intake function, the hot path, does
  * not build the device registry's schemas nor load libphonenumber for their phone numbers.
- * Published schema names: DeviceLocation, DeviceTelemetry, DeviceIntakeAccepted.
+ * Published schema names: DeviceLocation, CreateDeviceTelemetry, DeviceIntakeReceipt.
  */
 import * as z from 'zod';
 import { dateTime, text } from '../../http/fields.ts';
@@ -35,16 +35,16 @@ export const DeviceTelemetrySchema = z
     connectivity: text({ max: 32 }).optional().meta({ description: 'e.g. ONLINE, OFFLINE, WIFI, LTE.' }),
     battery_level: z.number().min(0).max(100).optional().meta({ description: 'Battery level in %, 0..100.' }),
   })
-  .meta({ id: 'DeviceTelemetry', description: 'One telemetry report of a device.' });
+  .meta({ id: 'CreateDeviceTelemetry', description: 'One telemetry report of a device.' });
 
 export type DeviceTelemetry = z.output<typeof DeviceTelemetrySchema>;
 
-export const DeviceIntakeAcceptedSchema = z
+export const DeviceIntakeReceiptSchema = z
   .object({
     device_id: z.uuid(),
     received_at: z.iso.datetime().meta({ description: 'When the service took the report.' }),
-    current_state_updated: z.boolean().meta({
+    has_updated_current_state: z.boolean().meta({
       description: 'false when the report was older than the current state (kept as history only).',
     }),
   })
-  .meta({ id: 'DeviceIntakeAccepted', description: 'The report is stored.' });
+  .meta({ id: 'DeviceIntakeReceipt', description: 'The report is stored.' });

@@ -4,7 +4,7 @@
  * every role that works in the workspace reads them (devices:read). The latest telemetry is
  * the device's current state (device-state.store.ts), embedded with `include=current_state`.
  * Published schema names: Device, CreateDevice, UpdateDevice, DeviceList, DeviceCurrentState,
- * DeviceCurrentStates, EmbeddedDeviceState, DeviceSetupCode, DeviceSmsSetup; what a device
+ * DeviceCurrentStateList, EmbeddedDeviceState, DeviceSetupCode, DeviceSmsSetup; what a device
  * reports (DeviceTelemetry) is in device-telemetry.schema.ts.
  */
 import * as z from 'zod';
@@ -18,7 +18,7 @@ import { DeviceLocationSchema } from './device-telemetry.schema.ts';
 export { type DeviceKind, deviceKinds } from './device-kinds.ts';
 export {
   DeviceIdParams,
-  DeviceIntakeAcceptedSchema,
+  DeviceIntakeReceiptSchema,
   DeviceLocationSchema,
   type DeviceTelemetry,
   DeviceTelemetrySchema,
@@ -272,9 +272,9 @@ export const DeviceCurrentStateSchema = z
 
 export type DeviceCurrentState = z.infer<typeof DeviceCurrentStateSchema>;
 
-export const DeviceCurrentStatesSchema = z
+export const DeviceCurrentStateListSchema = z
   .object({ items: z.array(DeviceCurrentStateSchema) })
-  .meta({ id: 'DeviceCurrentStates', description: 'Current states of the visible devices asked for.' });
+  .meta({ id: 'DeviceCurrentStateList', description: 'Current states of the visible devices asked for.' });
 
 /** Bulk reads name at most this many devices (SPEC.md, Limits). */
 export const maxBulkDeviceIds = 100;

@@ -6,7 +6,7 @@ import { resetConfig } from '../../config.ts';
 import {
   connectionProfileOf,
   resetSupportedKinds,
-  SupportedDeviceKindsSchema,
+  SupportedDeviceKindListSchema,
   setupFor,
   supportedKinds,
 } from './supported-kinds.ts';
@@ -58,7 +58,7 @@ describe('Function: supportedKinds (built-in catalog)', () => {
     const catalog = supportedKinds();
 
     // Assess
-    expect(SupportedDeviceKindsSchema.safeParse(catalog).success).toBe(true);
+    expect(SupportedDeviceKindListSchema.safeParse(catalog).success).toBe(true);
     expect(catalog.items.map((item) => item.kind)).toEqual([
       'SERVICE_APP',
       'THIRD_PARTY_APP',

@@ -3,7 +3,7 @@
  * the connection profiles a device of that kind can use, with what to configure on the device
  * (server, port, protocol) and which hardware or apps are known to work. Served by
  * GET /api/v2/devices/supported-kinds, named by a device's `connection_profile`, and the
- * tracker kind's setup payload. Published schema names: SupportedDeviceKinds,
+ * tracker kind's setup payload. Published schema names: SupportedDeviceKindList, SupportedDeviceKind,
  * DeviceConnectionProfile.
  *
  * Configuration, not data: a built-in catalog (the API's own origin for the apps, Traccar's
@@ -78,9 +78,9 @@ const SupportedKindSchema = z
       });
     }
   })
-  .meta({ description: 'A supported device kind and its connection profiles.' });
+  .meta({ id: 'SupportedDeviceKind', description: 'A supported device kind and its connection profiles.' });
 
-export const SupportedDeviceKindsSchema = z
+export const SupportedDeviceKindListSchema = z
   .object({
     items: z.array(SupportedKindSchema).meta({ description: 'The supported kinds, each at most once.' }),
   })
@@ -97,18 +97,18 @@ export const SupportedDeviceKindsSchema = z
     }
   })
   .meta({
-    id: 'SupportedDeviceKinds',
+    id: 'SupportedDeviceKindList',
     description: 'The device kinds this service supports and how devices of each kind connect.',
   });
 
 export type ConnectionProfile = z.infer<typeof ConnectionProfileSchema>;
 export type ConnectionSetup = ConnectionProfile['setup'];
-export type SupportedDeviceKinds = z.infer<typeof SupportedDeviceKindsSchema>;
+export type SupportedDeviceKindList = z.infer<typeof SupportedDeviceKindListSchema>;
 
-let cached: SupportedDeviceKinds | undefined;
+let cached: SupportedDeviceKindList | undefined;
 
 /** The catalog in force: FSM_DEVICE_KINDS_FILE when set, the built-in one otherwise. Read-only. */
-export function supportedKinds(): SupportedDeviceKinds {
+export function supportedKinds(): SupportedDeviceKindList {
   cached ??= deepFreeze(
     process.env.FSM_DEVICE_KINDS_FILE ? fromFile(process.env.FSM_DEVICE_KINDS_FILE) : builtIn(),
   );
@@ -137,14 +137,14 @@ function profilesOf(kind: SupportedDeviceKind): ConnectionProfile[] {
   return supportedKinds().items.find((item) => item.kind === kind)?.connection_profiles ?? [];
 }
 
-function fromFile(file: string): SupportedDeviceKinds {
+function fromFile(file: string): SupportedDeviceKindList {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (cause) {
     throw new Error(`FSM_DEVICE_KINDS_FILE ${file} cannot be read as JSON: ${String(cause)}`, { cause });
   }
-  const parsed = SupportedDeviceKindsSchema.safeParse(raw);
+  const parsed = SupportedDeviceKindListSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(root)';
@@ -158,7 +158,7 @@ function fromFile(file: string): SupportedDeviceKinds {
  * (their gateway, often a separate load balancer) or else the API's host, on the ports Traccar
  * uses by default for each protocol, which the trackers' own configuration tools expect.
  */
-function builtIn(): SupportedDeviceKinds {
+function builtIn(): SupportedDeviceKindList {
   const api = new URL(config().baseUrl);
   const scheme = api.protocol.replace(/:$/, '');
   // On AWS the origin is https without a port; locally it is plain http on PORT.

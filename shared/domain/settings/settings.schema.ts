@@ -109,8 +109,10 @@ export const GeoservicesSettingsSchema = z
     provider: z
       .enum(geoProviders)
       .meta({ description: 'Geocoding and routing provider. Default OPENSTREETMAP.' }),
-    geocoding_enabled: z.boolean().meta({ description: 'Addresses of cases are geocoded. Default true.' }),
-    routing_enabled: z.boolean().meta({ description: 'Tours get drive times and distances. Default true.' }),
+    is_geocoding_enabled: z.boolean().meta({ description: 'Addresses of cases are geocoded. Default true.' }),
+    is_routing_enabled: z
+      .boolean()
+      .meta({ description: 'Tours get drive times and distances. Default true.' }),
     distance_unit: z
       .enum(distanceUnits)
       .meta({ description: 'Unit distances are shown in. Default KILOMETERS.' }),
@@ -125,8 +127,8 @@ export const GeoservicesSettingsSchema = z
 export const UpdateGeoservicesSettingsSchema = z
   .object({
     provider: z.enum(geoProviders).optional(),
-    geocoding_enabled: z.boolean().optional(),
-    routing_enabled: z.boolean().optional(),
+    is_geocoding_enabled: z.boolean().optional(),
+    is_routing_enabled: z.boolean().optional(),
     distance_unit: z.enum(distanceUnits).optional(),
     default_country: countryCode().optional().meta({ description: 'ISO 3166-1 alpha-2, any case.' }),
     lock_version: ignoredLockVersion,

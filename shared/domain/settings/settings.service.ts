@@ -22,6 +22,8 @@ interface Singleton {
   defaults: Fields;
   /** The published shape: stored fields plus what is derived from them. */
   represent: (fields: Fields) => Fields;
+  /** Published fields stored under another name (published → stored), mapped back by `represent`. */
+  storedNames?: Record<string, string>;
 }
 
 export const singletons = {
@@ -51,10 +53,13 @@ export const singletons = {
       distance_unit: 'KILOMETERS',
       default_country: 'DE',
     },
+    // Published as is_geocoding_enabled / is_routing_enabled (SPEC.md, Booleans), stored under
+    // the names they had first, so settings written before the rename read as they are.
+    storedNames: { is_geocoding_enabled: 'geocoding_enabled', is_routing_enabled: 'routing_enabled' },
     represent: (fields) => ({
       provider: fields.provider,
-      geocoding_enabled: fields.geocoding_enabled,
-      routing_enabled: fields.routing_enabled,
+      is_geocoding_enabled: fields.geocoding_enabled,
+      is_routing_enabled: fields.routing_enabled,
       distance_unit: fields.distance_unit,
       default_country: fields.default_country,
     }),
@@ -103,7 +108,9 @@ export async function updateSettings(
     const stored = await getRecord(key, { consistent: true });
     // lock_version is accepted and ignored (settings.schema.ts): never stored.
     const sent = Object.fromEntries(
-      Object.entries(patch).filter(([key, value]) => value !== undefined && key !== 'lock_version'),
+      Object.entries(patch)
+        .filter(([key, value]) => value !== undefined && key !== 'lock_version')
+        .map(([key, value]) => [spec.storedNames?.[key] ?? key, value]),
     );
     const next: Fields = {
       ...spec.defaults,

@@ -34,11 +34,14 @@ function createUploadSchema(kind: UploadKind, id: string) {
             });
           }
         })
+        // A MIME type is an extensible value (SPEC.md, Conventions): a string whose accepted values
+        // are documented, not an enum a client generator would close; another is a field-level 422.
         .meta({
-          enum: [...mimeTypes],
           description:
-            `The file's media type, one of ${mimeTypes.join(', ')} (as a browser's File.type gives it). The ` +
-            `upload form pins it as the stored Content-Type; the stored bytes must be of this type. At most ${maxSizeText}.`,
+            `The file's media type (as a browser's File.type gives it); accepted for a ${kind}: ` +
+            `${mimeTypes.join(', ')}, any other is 422 at \`#/mime_type\`. The upload form pins it as the ` +
+            `stored Content-Type; the stored bytes must be of this type. At most ${maxSizeText}.`,
+          example: mimeTypes[0],
         }),
     })
     .meta({ id, description: `Names the ${kind} file about to be uploaded.` });

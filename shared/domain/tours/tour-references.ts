@@ -33,7 +33,7 @@ export async function referenceErrors(workspaceId: string, refs: TourReferences)
 async function vehicleErrors(workspaceId: string, vehicleId: string): Promise<FieldError[]> {
   const vehicle = await findVehicle(workspaceId, vehicleId);
   if (!vehicle) return [invalid('#/vehicle_id', 'no vehicle with this id exists in the workspace')];
-  if (!vehicle.active) return [invalid('#/vehicle_id', 'the vehicle is out of service (active is false)')];
+  if (!vehicle.active) return [invalid('#/vehicle_id', 'the vehicle is out of service (is_active is false)')];
   return [];
 }
 

@@ -207,14 +207,14 @@ export const ReplaceUserSkillsSchema = z
     skill_ids: uniqueUuids().meta({ description: 'The complete new set; [] removes all.' }),
     lock_version: lockVersion().meta({ description: "The user's lock_version; 409 on mismatch." }),
   })
-  .meta({ id: 'UserSkillSet' });
+  .meta({ id: 'ReplaceUserSkillSet', description: "The user's complete new set of skills." });
 
 export const ReplaceUserTagsSchema = z
   .object({
     tag_ids: uniqueUuids(maxUserTags).meta({ description: 'The complete new set; [] removes all.' }),
     lock_version: lockVersion().meta({ description: "The user's lock_version; 409 on mismatch." }),
   })
-  .meta({ id: 'UserTagSet' });
+  .meta({ id: 'ReplaceUserTagSet', description: "The user's complete new set of tags." });
 
 /** A password as typed: blank is `field-required`; the policy minimum is checked where it applies. */
 function password(min: number) {
@@ -246,7 +246,7 @@ export const ChangePasswordSchema = z
     }),
     new_password: password(8).meta({ description: 'At least 8 characters.' }),
   })
-  .meta({ id: 'ChangePassword' });
+  .meta({ id: 'UpdatePassword', description: "The caller's password change." });
 
 /** Sort keys of SPEC.md's example (`last_name`) and the field names (`lastname`) alike. */
 export const userSortFields = [

@@ -71,7 +71,7 @@ export const VehicleSchema = z
       .max(maxCapacityKg)
       .optional()
       .meta({ description: 'Payload the vehicle may carry, in kg; omitted when unknown.' }),
-    active: z.boolean().meta({
+    is_active: z.boolean().meta({
       description: 'false: out of service (workshop, sold); new tours cannot be planned with it.',
     }),
     location: VehicleLocationSchema.optional().meta({
@@ -90,8 +90,13 @@ export const VehicleSchema = z
   .meta({ id: 'Vehicle', description: 'A vehicle of the fleet and its latest reported location.' });
 
 export type Vehicle = z.infer<typeof VehicleSchema>;
-/** What the vehicle item holds: the location lives in an item of its own (keys.ts). */
-export type StoredVehicle = Omit<Vehicle, 'location'>;
+/**
+ * What the vehicle item holds: the location lives in an item of its own (keys.ts). In service is
+ * stored as `active`, as it was before the published name became `is_active` (SPEC.md,
+ * Booleans): every item written since the first vehicle reads as it is, and the list's segment
+ * (lists.ts) keeps its values. toVehicle (vehicle.service.ts) maps it.
+ */
+export type StoredVehicle = Omit<Vehicle, 'location' | 'is_active'> & { active: boolean };
 
 const name = text({ max: 255 });
 const licensePlate = text({ max: 32 }).check((ctx) => {
@@ -113,7 +118,7 @@ export const CreateVehicleSchema = z
     capacity_kg: capacityKg
       .optional()
       .meta({ description: `Payload in kg, 0..${maxCapacityKg}; unknown when omitted.` }),
-    active: z.boolean().optional().meta({ description: 'Default true.' }),
+    is_active: z.boolean().optional().meta({ description: 'In service; default true.' }),
   })
   .meta({ id: 'CreateVehicle' });
 
@@ -130,14 +135,14 @@ export const UpdateVehicleSchema = z
       }),
     vehicle_type: vehicleType.optional().meta({ description: 'Cannot be cleared.' }),
     capacity_kg: capacityKg.nullable().optional().meta({ description: 'Payload in kg; null clears it.' }),
-    active: z.boolean().optional().meta({ description: 'false takes the vehicle out of service.' }),
+    is_active: z.boolean().optional().meta({ description: 'false takes the vehicle out of service.' }),
     lock_version: lockVersion(),
   })
   .meta({
     id: 'UpdateVehicle',
     description:
       'JSON Merge Patch of a vehicle; license_plate and capacity_kg are clearable with null; null or ' +
-      'blank name, null vehicle_type or active is rejected with 422. The location is not part of it.',
+      'blank name, null vehicle_type or is_active is rejected with 422. The location is not part of it.',
   });
 
 export const ReplaceVehicleLocationSchema = z
@@ -164,7 +169,7 @@ export const vehicleSortFields = ['name', 'license_plate', 'created_at', 'update
 export const VehicleListQuery = z.object({
   ...paginationQuery,
   sort: sortParam(vehicleSortFields),
-  active: booleanParam().optional().meta({
+  is_active: booleanParam().optional().meta({
     description: 'true: only vehicles in service; false: only those out of service. Default: both.',
   }),
 });

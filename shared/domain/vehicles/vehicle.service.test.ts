@@ -46,12 +46,21 @@ describe('Function: toVehicle', () => {
     expect(vehicle.lock_version).toBe(0);
   });
 
+  it('publishes the stored in-service flag `active` as is_active, as items written before the rename hold it', () => {
+    // Act
+    const vehicle = toVehicle({ ...stored, active: false });
+
+    // Assess
+    expect(vehicle.is_active).toBe(false);
+    expect(vehicle).not.toHaveProperty('active');
+  });
+
   it('omits absent values instead of sending undefined or null', () => {
     expect(Object.keys(toVehicle(stored))).toEqual([
       'id',
       'name',
       'vehicle_type',
-      'active',
+      'is_active',
       'created_at',
       'updated_at',
       'lock_version',

@@ -1,5 +1,5 @@
 /**
- * Vehicle rules: creation with defaults (vehicle_type OTHER, active), merge-patch edits
+ * Vehicle rules: creation with defaults (vehicle_type OTHER, is_active), merge-patch edits
  * (license_plate and capacity_kg clearable with null), deletion, paged listing, and location
  * reports. Every edit emits vehicle.created / vehicle.updated / vehicle.deleted; a location
  * report emits only the internal vehicle.location_updated, for the event stream's
@@ -78,7 +78,7 @@ export function toVehicle(stored: StoredVehicle, location?: StoredLocation | Veh
     ...(stored.license_plate !== undefined ? { license_plate: stored.license_plate } : {}),
     vehicle_type: stored.vehicle_type,
     ...(stored.capacity_kg !== undefined ? { capacity_kg: stored.capacity_kg } : {}),
-    active: stored.active,
+    is_active: stored.active,
     ...(location ? { location: publishedLocation(location) } : {}),
     created_at: stored.created_at,
     updated_at: stored.updated_at,
@@ -89,7 +89,7 @@ export function toVehicle(stored: StoredVehicle, location?: StoredLocation | Veh
 /** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
 export async function listVehicles(ctx: AuthenticatedContext, query: z.output<typeof VehicleListQuery>) {
   const { items, total } = await vehicleStore.page(ctx.workspaceId, {
-    ...(query.active === undefined ? {} : { segments: [query.active ? 'ACTIVE' : 'INACTIVE'] }),
+    ...(query.is_active === undefined ? {} : { segments: [query.is_active ? 'ACTIVE' : 'INACTIVE'] }),
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
@@ -129,7 +129,7 @@ export async function createVehicle(
     ...(input.license_plate !== undefined ? { license_plate: input.license_plate } : {}),
     vehicle_type: input.vehicle_type ?? defaultVehicleType,
     ...(input.capacity_kg !== undefined ? { capacity_kg: input.capacity_kg } : {}),
-    active: input.active ?? true,
+    active: input.is_active ?? true,
     created_at: now,
     updated_at: now,
     lock_version: 0,
@@ -163,7 +163,11 @@ export async function updateVehicle(
     key: `vehicle:${ctx.workspaceId}:${id}`,
     load: () => vehicleStore.get(ctx.workspaceId, id),
     expectedVersion: patch.lock_version,
-    apply: (stored) => mergePatch(stored, patch),
+    // Published is_active is stored as active (vehicle.schema.ts, StoredVehicle).
+    apply: (stored) => {
+      const { is_active: isActive, ...fields } = patch;
+      return mergePatch(stored, isActive === undefined ? fields : { ...fields, active: isActive });
+    },
     save: (next, stored) =>
       guardedPlate(next.license_plate, () =>
         vehicleStore.replace(

@@ -2,7 +2,7 @@
  * Webhook endpoint: where a workspace wants its events POSTed, which events (subscriptions),
  * and the secret they are signed with. Published schema names: WebhookEndpoint,
  * CreatedWebhookEndpoint (with the secret), CreateWebhookEndpoint, UpdateWebhookEndpoint,
- * WebhookEndpointList, WebhookEventType, WebhookTestResult.
+ * WebhookEndpointList, WebhookEventType, WebhookEventTypeList, CreateWebhookTest, WebhookTestResult.
  */
 import * as z from 'zod';
 import { storedVersion, text } from '../../http/fields.ts';
@@ -152,7 +152,9 @@ export const WebhookEventTypeListSchema = z
   .object({ items: z.array(WebhookEventTypeSchema) })
   .meta({ id: 'WebhookEventTypeList' });
 
-export const SendTestSchema = z.object({ endpoint_id: z.uuid() }).meta({ id: 'SendWebhookTest' });
+export const SendTestSchema = z
+  .object({ endpoint_id: z.uuid() })
+  .meta({ id: 'CreateWebhookTest', description: 'The endpoint to send a test event to.' });
 
 export const WebhookTestResultSchema = z
   .object({

@@ -179,7 +179,7 @@ export const billingRoutes = [
     examples: {
       response: {
         status: 'GOOD_STANDING',
-        billing_locked: false,
+        is_billing_locked: false,
         workspace_status: 'ACTIVE',
         has_payment_method: true,
         checked_at: '2026-06-11T07:43:02Z',

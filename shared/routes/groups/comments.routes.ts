@@ -14,8 +14,8 @@ import {
   AttachmentUploadStatusSchema,
   attachmentMaxSizeText,
   attachmentTypes,
-  CommentCountsQuery,
-  CommentCountsSchema,
+  CommentCountListQuery,
+  CommentCountListSchema,
   CommentIdParams,
   CommentListQuery,
   CommentListSchema,
@@ -24,8 +24,8 @@ import {
   CreateCommentSchema,
   commentLimits,
   emojiList,
+  MentionSuggestionListSchema,
   MentionSuggestionQuery,
-  MentionSuggestionsSchema,
   ReactionParams,
   ReadMarkerSchema,
   UpdateCommentSchema,
@@ -73,7 +73,7 @@ const comment = {
   is_deleted: false,
   is_deleted_by_moderator: false,
   is_unread: true,
-  reactions: [{ emoji: '👀', count: 1, reacted_by_me: false }],
+  reactions: [{ emoji: '👀', count: 1, has_reacted: false }],
   mentions: [{ user_id: tina, first_name: 'Tina', last_name: 'Tech', is_deleted: false }],
   attachments: [],
 } as const;
@@ -207,7 +207,7 @@ export const commentRoutes = [
       },
     },
     query: MentionSuggestionQuery,
-    success: { status: 200, description: 'The users that match.', schema: MentionSuggestionsSchema },
+    success: { status: 200, description: 'The users that match.', schema: MentionSuggestionListSchema },
   },
   {
     ...common,
@@ -227,8 +227,8 @@ export const commentRoutes = [
       query: `target_type=core:case&target_ids=${caseId}`,
       response: { items: [{ target_id: caseId, total: 2, unread: 1 }] },
     },
-    query: CommentCountsQuery,
-    success: { status: 200, description: 'Counts per record.', schema: CommentCountsSchema },
+    query: CommentCountListQuery,
+    success: { status: 200, description: 'Counts per record.', schema: CommentCountListSchema },
   },
   {
     ...common,
@@ -319,7 +319,7 @@ export const commentRoutes = [
     summary: 'Get a comment',
     description:
       `${about}\n\n` +
-      'The comment as the caller sees it: reactions with `reacted_by_me`, `is_unread`, current names of the author ' +
+      'The comment as the caller sees it: reactions with `has_reacted`, `is_unread`, current names of the author ' +
       'and the mentioned users, attachment URLs valid one hour. A tombstone (is_deleted) has no body, reactions, ' +
       'mentions or attachments.',
     examples: { response: comment },
@@ -406,7 +406,7 @@ export const commentRoutes = [
       `${about}\n\n` +
       `One of the eight reactions ${emojiList.join(' ')} (anything else is 422 at \`#/emoji\`), once per person and ` +
       'emoji: 201 the first time, 200 when the caller had given it already (nothing changes, nothing is emitted). ' +
-      'Answers the comment with its counts per emoji and `reacted_by_me`. A deleted comment is 422 ' +
+      'Answers the comment with its counts per emoji and `has_reacted`. A deleted comment is 422 ' +
       '`comments.reaction-on-deleted-comment`. Emits comment.reaction (data.object.comment_id, emoji, user_id, ' +
       'action added, count).',
     examples: {
@@ -414,8 +414,8 @@ export const commentRoutes = [
       response: {
         ...comment,
         reactions: [
-          { emoji: '👍', count: 1, reacted_by_me: true },
-          { emoji: '👀', count: 1, reacted_by_me: false },
+          { emoji: '👍', count: 1, has_reacted: true },
+          { emoji: '👀', count: 1, has_reacted: false },
         ],
       },
     },

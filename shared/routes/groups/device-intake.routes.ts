@@ -5,7 +5,7 @@
  */
 import {
   DeviceIdParams,
-  DeviceIntakeAcceptedSchema,
+  DeviceIntakeReceiptSchema,
   DeviceTelemetrySchema,
 } from '../../domain/devices/device-telemetry.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
@@ -27,7 +27,7 @@ export const deviceIntakeRoutes = [
       'secret>` from a setup code. 202: the report is stored as a history point (kept ' +
       'FSM_TELEMETRY_RETENTION_DAYS, default 30 days) and its values update the current state, each only ' +
       'forward in recorded time: a report older than the current location is history only ' +
-      '(`current_state_updated: false`). `recorded_at` defaults to the arrival; more than 5 minutes ahead is 422. ' +
+      '(`has_updated_current_state: false`). `recorded_at` defaults to the arrival; more than 5 minutes ahead is 422. ' +
       'Any credential failure (no or malformed header, wrong or rotated secret, unknown device, a first use ' +
       'after the setup code expired) is 401 with `WWW-Authenticate`; a deactivated device is 403 ' +
       'access-denied (data.reason resource_locked). With a valid secret, a deactivated workspace is 403 ' +
@@ -44,13 +44,13 @@ export const deviceIntakeRoutes = [
       response: {
         device_id: exampleDeviceId,
         received_at: '2026-06-11T07:42:12Z',
-        current_state_updated: true,
+        has_updated_current_state: true,
       },
     },
     params: DeviceIdParams,
     body: DeviceTelemetrySchema,
     // 402 tenant-billing-locked; 403 (tenant-disabled too) comes with every device route.
     errors: [402],
-    success: { status: 202, description: 'Stored.', schema: DeviceIntakeAcceptedSchema },
+    success: { status: 202, description: 'Stored.', schema: DeviceIntakeReceiptSchema },
   },
 ] as const satisfies readonly RouteSpec[];

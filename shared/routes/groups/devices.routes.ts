@@ -7,8 +7,8 @@
 import {
   CreateDeviceSchema,
   CurrentStatesQuery,
+  DeviceCurrentStateListSchema,
   DeviceCurrentStateSchema,
-  DeviceCurrentStatesSchema,
   DeviceIdParams,
   DeviceListQuery,
   DeviceListSchema,
@@ -18,7 +18,7 @@ import {
   DeviceSmsSetupSchema,
   UpdateDeviceSchema,
 } from '../../domain/devices/device.schema.ts';
-import { SupportedDeviceKindsSchema } from '../../domain/devices/supported-kinds.ts';
+import { SupportedDeviceKindListSchema } from '../../domain/devices/supported-kinds.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
 import { crudRoutes } from '../crud-routes.ts';
 import { exampleDeviceId as deviceId } from './device-intake.routes.ts';
@@ -123,7 +123,7 @@ export const deviceRoutes = [
         ],
       },
     },
-    success: { status: 200, description: 'The supported kinds.', schema: SupportedDeviceKindsSchema },
+    success: { status: 200, description: 'The supported kinds.', schema: SupportedDeviceKindListSchema },
   },
   {
     ...common,
@@ -142,7 +142,7 @@ export const deviceRoutes = [
     success: {
       status: 200,
       description: 'The states of the visible devices.',
-      schema: DeviceCurrentStatesSchema,
+      schema: DeviceCurrentStateListSchema,
     },
   },
   ...crudRoutes({

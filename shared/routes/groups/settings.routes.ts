@@ -113,14 +113,14 @@ export const settingsRoutes = [
     update: UpdateGeoservicesSettingsSchema,
     example: {
       provider: 'OPENSTREETMAP',
-      geocoding_enabled: true,
-      routing_enabled: false,
+      is_geocoding_enabled: true,
+      is_routing_enabled: false,
       distance_unit: 'KILOMETERS',
       default_country: 'AT',
       tenant_id: tenantId,
       updated_at: updatedAt,
     },
-    patch: { routing_enabled: false, default_country: 'at' },
+    patch: { is_routing_enabled: false, default_country: 'at' },
     event: 'geoservices_settings.updated',
   }),
   ...singletonRoutes({

@@ -30,7 +30,7 @@ const van = {
   license_plate: 'B-FS 1204',
   vehicle_type: 'VAN',
   capacity_kg: 1200,
-  active: true,
+  is_active: true,
   location: {
     latitude: 52.5602,
     longitude: 13.2877,
@@ -66,10 +66,10 @@ export const vehicleRoutes = [
       list:
         'Default order: `name` ascending, ignoring letter case and comparing numbers by value (`Van 2` ' +
         'before `Van 12`), ties by id. Sorted by `license_plate`, vehicles without a plate come last in ' +
-        'ascending order. `active` narrows the list to vehicles in or out of service. Each item carries ' +
+        'ascending order. `is_active` narrows the list to vehicles in or out of service. Each item carries ' +
         'its latest location.',
       create:
-        '`name` is required; `vehicle_type` defaults to OTHER and `active` to true; `license_plate` and ' +
+        '`name` is required; `vehicle_type` defaults to OTHER and `is_active` to true; `license_plate` and ' +
         '`capacity_kg` are optional and omitted from the answer when not given. A plate another vehicle of ' +
         'the workspace has (compared without letter case, blanks and hyphens: `B-FS 1204` = `bfs1204`) is ' +
         '409 resource-conflict with an `errors[]` entry at `#/license_plate` whose `data.vehicle_id` names ' +
@@ -77,8 +77,8 @@ export const vehicleRoutes = [
         'records it.',
       update:
         '`license_plate` and `capacity_kg` are cleared with null (a cleared plate is free for other vehicles ' +
-        'at once); `name`, `vehicle_type` and `active` cannot be null (422), nor can `name` be blank. A new ' +
-        'plate must be free in the workspace (409 at `#/license_plate`). `active: false` takes the vehicle ' +
+        'at once); `name`, `vehicle_type` and `is_active` cannot be null (422), nor can `name` be blank. A new ' +
+        'plate must be free in the workspace (409 at `#/license_plate`). `is_active: false` takes the vehicle ' +
         'out of service: tours already planned with it keep it, new ones cannot name it. The location is ' +
         'not edited here. Emits vehicle.updated with the previous values of the changed fields.',
       delete:
@@ -94,7 +94,7 @@ export const vehicleRoutes = [
         license_plate: 'B-FS 1204',
         vehicle_type: 'VAN',
         capacity_kg: 1200,
-        active: true,
+        is_active: true,
         created_at: '2026-03-02T08:15:00Z',
         updated_at: '2026-03-02T08:15:00Z',
         lock_version: 0,
