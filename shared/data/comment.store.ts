@@ -491,14 +491,18 @@ export const commentAttachmentStore = {
     })) as AttachmentUploadRecord | undefined;
   },
 
-  async create(workspaceId: WorkspaceId, upload: AttachmentUploadRecord): Promise<void> {
-    await writeItem({
-      kind: 'create',
-      key: keys.commentAttachment(workspaceId, upload.id),
-      entity: 'comment_attachment',
-      record: { ...upload },
-      expiresAt: Math.floor(Date.parse(upload.created_at) / 1000) + uploadRetentionSeconds,
-    });
+  /** The upload record and its comment_attachment.created event, in one transaction. */
+  async create(workspaceId: WorkspaceId, upload: AttachmentUploadRecord, event: DomainEvent): Promise<void> {
+    await transactWrite([
+      {
+        kind: 'create',
+        key: keys.commentAttachment(workspaceId, upload.id),
+        entity: 'comment_attachment',
+        record: { ...upload },
+        expiresAt: Math.floor(Date.parse(upload.created_at) / 1000) + uploadRetentionSeconds,
+      },
+      outboxWrite(event),
+    ]);
   },
 
   /** The claim of an upload by a comment, for the comment's transaction (fails if claimed meanwhile). */

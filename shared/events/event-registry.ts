@@ -130,6 +130,15 @@ export const eventRegistry = {
       'repeated add or a removal of a reaction that was not there emits nothing.',
     webhook: true,
   },
+  // Upload intents are the uploader's own plumbing step, and their form lets its holder write to
+  // the bucket until it expires: the audit log records that one was made (never the form), webhooks
+  // carry what came of it (comment.created with its attachments, tenant.updated with the logo).
+  'comment_attachment.created': {
+    description:
+      'An upload of a comment attachment was started (POST /api/v2/comments/attachments): file_id, name, type ' +
+      'and form expiry, never the form (audit log only, never a webhook).',
+    webhook: false,
+  },
   'case.comment_added': {
     description:
       "Internal: written beside comment.created for a comment on a case, for the event stream's " +
@@ -144,6 +153,18 @@ export const eventRegistry = {
   },
   'tenant.created': { description: 'The workspace was created (admin plane).', webhook: true },
   'tenant.updated': { description: 'The workspace record changed.', webhook: true },
+  'tenant.logo_upload.created': {
+    description:
+      'An upload of a new logo was started (POST /api/v2/tenant/logo-uploads): file_id, name, type and form ' +
+      'expiry, never the form (audit log only, never a webhook; an applied logo is a tenant.updated).',
+    webhook: false,
+  },
+  'tenant.favicon_upload.created': {
+    description:
+      'An upload of a new favicon was started (POST /api/v2/tenant/favicon-uploads): file_id, name, type and ' +
+      'form expiry, never the form (audit log only, never a webhook; an applied favicon is a tenant.updated).',
+    webhook: false,
+  },
   'ai_assistant_settings.updated': { description: 'The AI assistant settings changed.', webhook: true },
   'mcp_settings.updated': { description: 'The MCP server settings changed.', webhook: true },
   'geoservices_settings.updated': { description: 'The geoservices settings changed.', webhook: true },

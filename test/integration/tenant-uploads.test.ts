@@ -7,7 +7,7 @@
  * tried.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, call, problemType, tokenFor } from '../support/api.ts';
+import { type ApiResponse, call, eventually, problemType, tokenFor } from '../support/api.ts';
 import {
   htmlPage,
   icoImage,
@@ -198,6 +198,41 @@ describe('Tenant uploads: the intent', () => {
     expect(create.body.data).toMatchObject({ reason: 'missing_grant', required_grants: ['tenant:update'] });
     expect(remove.status).toBe(403);
     expect(read.status).toBe(200);
+  });
+
+  it('leaves an audit entry for each intent it creates, with its status record and never its form', async () => {
+    // Prepare
+    const logo = await intentFor('logo', 'logo.png', 'image/png');
+    const favicon = await intentFor('favicon', 'favicon.ico', 'image/x-icon');
+
+    // Act
+    const entries = await eventually(async () => {
+      const log = await call('GET', '/api/v2/audit-logs?size=100', { token: admin });
+      const found = (log.body.items as Array<Record<string, any>>).filter((entry) =>
+        [logo.file_id, favicon.file_id].includes(entry.resource.id),
+      );
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    const catalog = await call('GET', '/api/v2/webhooks/event-types', { token: admin });
+
+    // Assess
+    expect(entries.map((entry) => [entry.event_type, entry.data.object.file_id]).sort()).toEqual([
+      ['tenant.favicon_upload.created', favicon.file_id],
+      ['tenant.logo_upload.created', logo.file_id],
+    ]);
+    const logoEntry = entries.find((entry) => entry.resource.id === logo.file_id);
+    expect(logoEntry?.data.object).toMatchObject({
+      kind: 'logo',
+      status: 'PENDING',
+      original_file_name: 'logo.png',
+      mime_type: 'image/png',
+      expires_at_utc: logo.expires_at_utc,
+    });
+    expect(JSON.stringify(entries)).not.toContain(logo.upload_fields.Policy ?? 'no policy');
+    expect(catalog.body.items.map((item: { type: string }) => item.type)).not.toContain(
+      'tenant.logo_upload.created',
+    );
   });
 
   it('answers 404 for an upload of another workspace, of the other kind, or an id that is no uuid', async () => {

@@ -3,7 +3,9 @@
  *
  * 1. Intent (POST /api/v2/comments/attachments): the service picks the key, signs a POST form for
  *    exactly that key with the declared Content-Type, a size range 1..10 MiB and an expiry
- *    (FSM_UPLOAD_FORM_SECONDS), and keeps an upload record (a week while unattached).
+ *    (FSM_UPLOAD_FORM_SECONDS), and keeps an upload record (a week while unattached) with its
+ *    comment_attachment.created event in one transaction: a create the API can read back leaves
+ *    an audit entry (never the form, which lets its holder write to the bucket until it expires).
  * 2. The client POSTs the file straight to the private bucket, under `pending/`.
  * 3. Attach (POST /api/v2/comments with attachment_ids): each file must be an upload of the
  *    caller's, not attached yet, arrived before its form expired, and pass the checks on its own
@@ -27,6 +29,7 @@ import {
   type StoredCommentAttachment,
 } from '../../data/comment.store.ts';
 import type { TableWrite } from '../../data/table.ts';
+import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
@@ -63,7 +66,7 @@ export async function createAttachmentUpload(
     expiresInSeconds: seconds,
   });
   const expiresAt = form.expiresAt;
-  await commentAttachmentStore.create(ctx.workspaceId, {
+  const upload: AttachmentUploadRecord = {
     id: fileId,
     created_by: ctx.principal.id,
     file_name: input.original_file_name,
@@ -74,7 +77,23 @@ export async function createAttachmentUpload(
     created_at: new Date().toISOString(),
     status: 'PENDING',
     lock_version: 0,
-  });
+  };
+  const event = domainEvent(
+    ctx,
+    'comment_attachment.created',
+    { type: 'comment_attachment', id: fileId },
+    {
+      id: fileId,
+      file_id: fileId,
+      original_file_name: upload.file_name,
+      mime_type: upload.mime_type,
+      status: 'PENDING',
+      created_by: upload.created_by,
+      created_at: upload.created_at,
+      expires_at_utc: expiresAt,
+    },
+  );
+  await commentAttachmentStore.create(ctx.workspaceId, upload, event);
   return { file_id: fileId, upload_fields: { url: form.url, ...form.fields }, expires_at_utc: expiresAt };
 }
 

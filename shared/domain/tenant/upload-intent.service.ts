@@ -2,7 +2,9 @@
  * Logo and favicon uploads, in three steps:
  *
  * 1. Intent (POST …/logo-uploads): the service picks the key, signs a POST form for exactly that
- *    key with the declared Content-Type, a size range 1..limit and an expiry, and keeps an intent.
+ *    key with the declared Content-Type, a size range 1..limit and an expiry, and keeps an intent
+ *    with its tenant.logo_upload.created (tenant.favicon_upload.created) event in one transaction:
+ *    a create the API can read back leaves an audit entry (its status record, never the form).
  *    An unsupported type or a blank name is a 422 of the route's schema, before anything is signed.
  * 2. The browser POSTs the file straight to the private bucket, under `pending/`.
  * 3. Check and apply (`checkUpload`): the stored object is read and judged on its own bytes
@@ -24,6 +26,7 @@ import {
 } from '../../aws/upload-bucket.ts';
 import { config } from '../../config.ts';
 import { DataError } from '../../data/data-error.ts';
+import { domainEvent } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
@@ -82,7 +85,7 @@ export async function createUpload(
     expiresInSeconds: seconds,
   });
   const expiresAt = form.expiresAt;
-  await createUploadIntent({
+  const intent: UploadIntentRecord = {
     id: fileId,
     workspace_id: ctx.workspaceId,
     kind,
@@ -96,7 +99,17 @@ export async function createUpload(
     created_at: new Date().toISOString(),
     created_by: ctx.principal.id,
     lock_version: 0,
-  });
+  };
+  const type = kind === 'logo' ? 'tenant.logo_upload.created' : 'tenant.favicon_upload.created';
+  await createUploadIntent(
+    intent,
+    domainEvent(
+      ctx,
+      type,
+      { type: `tenant.${kind}_upload`, id: fileId },
+      { id: fileId, ...toStatusRecord(intent) },
+    ),
+  );
   return { file_id: fileId, upload_fields: { url: form.url, ...form.fields }, expires_at_utc: expiresAt };
 }
 

@@ -5,7 +5,9 @@
  * records stay readable long after any form has expired, and then go.
  */
 import { keys } from '../../data/keys.ts';
-import { getRecord, writeItem } from '../../data/table.ts';
+import { outboxWrite } from '../../data/outbox.ts';
+import { getRecord, transactWrite, writeItem } from '../../data/table.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
 import type { UploadStatus } from './upload.schema.ts';
 import type { RejectionReason, UploadKind } from './upload-check.ts';
 
@@ -53,14 +55,18 @@ export async function getUploadIntent(
     | undefined;
 }
 
-export async function createUploadIntent(record: UploadIntentRecord): Promise<void> {
-  await writeItem({
-    kind: 'create',
-    key: keys.uploadIntent(record.workspace_id, record.id),
-    entity,
-    record: { ...record },
-    expiresAt: expiryOf(record),
-  });
+/** The intent and its tenant.<kind>_upload.created event, in one transaction. */
+export async function createUploadIntent(record: UploadIntentRecord, event: DomainEvent): Promise<void> {
+  await transactWrite([
+    {
+      kind: 'create',
+      key: keys.uploadIntent(record.workspace_id, record.id),
+      entity,
+      record: { ...record },
+      expiresAt: expiryOf(record),
+    },
+    outboxWrite(event),
+  ]);
 }
 
 /** Fails with DataError `version-conflict` when someone else changed it since `current` was read. */
