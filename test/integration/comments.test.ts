@@ -1091,7 +1091,7 @@ describe('Comments: attachments', () => {
         },
       },
     });
-    expect(entry.data.object).not.toHaveProperty('upload_fields');
+    expect(entry?.data.object).not.toHaveProperty('upload_fields');
     expect(JSON.stringify(entry)).not.toContain(intent.body.upload_fields.Policy ?? 'no policy');
   });
 
