@@ -78,6 +78,19 @@ export const eventRegistry = {
     description: 'A custom-object relation was deleted; its associations are gone with it.',
     webhook: true,
   },
+  'custom_object_relation.association.created': {
+    description:
+      'Two custom-object instances were associated through a relation (POST …/relations/{relation_id}/associations): ' +
+      'data.object has relation_id, side_a_instance_id, side_b_instance_id and the two definition ids. Links given ' +
+      "when an instance is created come with that instance's custom_object.<slug>.created instead.",
+    webhook: true,
+  },
+  'custom_object_relation.association.deleted': {
+    description:
+      'An association was removed; the two instances are no longer linked through the relation. Associations ' +
+      'that go with a deleted relation or instance come with that deletion instead.',
+    webhook: true,
+  },
   'custom_object_relation.association_purge': {
     description:
       "Internal: the next step of removing a deleted relation's associations (relation.service.ts " +

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, problemType, tokenFor } from '../support/api.ts';
+import { call, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let dispatcher: string;
@@ -423,6 +423,37 @@ describe('Custom-object relations', () => {
       expect(again.status).toBe(404);
       expect(other.status, other.text).toBe(201);
       expect(ids(await associated(customer, c1, 'invoices'))).toEqual([]);
+    });
+
+    it('records the creation and the removal of an association in the audit log, a repeated create once', async () => {
+      // Prepare
+      const [i1, c1] = [
+        await instance(invoice, { number: 'I-A' }),
+        await instance(customer, { name: 'Gil' }),
+      ];
+
+      // Act
+      await associate(relationId, i1, c1);
+      await associate(relationId, i1, c1);
+      await call('DELETE', `${relationsPath}/${relationId}/associations/${i1}/${c1}`, { token: dispatcher });
+
+      // Assess
+      const entries = await eventually(async () => {
+        const log = await call('GET', '/api/v2/audit-logs?size=100', { token: admin });
+        const found = (log.body.items as Array<Record<string, any>>).filter(
+          (entry) => entry.data?.object?.side_a_instance_id === i1,
+        );
+        expect(found).toHaveLength(2);
+        return found.reverse();
+      });
+      expect(entries.map((entry) => entry.event_type)).toEqual([
+        'custom_object_relation.association.created',
+        'custom_object_relation.association.deleted',
+      ]);
+      expect(entries[0]).toMatchObject({
+        resource: { type: 'custom_object_relation', id: relationId },
+        data: { object: { relation_id: relationId, side_a_instance_id: i1, side_b_instance_id: c1 } },
+      });
     });
 
     it('lists the complete associated set with the schema of the other type, from either side', async () => {

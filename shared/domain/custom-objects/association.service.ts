@@ -1,8 +1,10 @@
 import { DataError } from '../../data/data-error.ts';
 import { instanceOf, instanceStore, linkAttribute, linkedIds } from '../../data/instance.store.ts';
 import { keys } from '../../data/keys.ts';
+import { outboxWrite } from '../../data/outbox.ts';
 import { definitionStore, relationStore } from '../../data/stores.ts';
 import { getRecord, type StoredRecord, type TableWrite, transactWrite } from '../../data/table.ts';
+import { domainEvent } from '../../events/domain-event.ts';
 import { pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
@@ -65,6 +67,34 @@ const associationOf = (relationId: string, record: StoredRecord): Association =>
   side_b_instance_id: String(record.b_id),
   created_at: String(record.created_at),
 });
+
+/**
+ * custom_object_relation.association.created / .deleted, for the transaction of the change: an
+ * association is a record the API reads back, so its creation and removal are audited (and
+ * delivered like the relation's own events). It has no id of its own: the relation and the two
+ * instances name it, and the definitions say which types they are.
+ */
+function associationEvent(
+  ctx: AuthenticatedContext,
+  verb: 'created' | 'deleted',
+  relation: { id: string; a: { definition_id: string }; b: { definition_id: string } },
+  association: Omit<Association, 'created_at'> & { created_at?: string },
+): TableWrite {
+  return outboxWrite(
+    domainEvent(
+      ctx,
+      verb === 'created'
+        ? 'custom_object_relation.association.created'
+        : 'custom_object_relation.association.deleted',
+      { type: 'custom_object_relation', id: relation.id },
+      {
+        ...association,
+        side_a_definition_id: relation.a.definition_id,
+        side_b_definition_id: relation.b.definition_id,
+      },
+    ),
+  );
+}
 
 /** Attempts of an association write that keeps meeting concurrent changes. */
 const maxAttempts = 4;
@@ -139,6 +169,7 @@ export async function associate(
     try {
       await transactWrite([
         { kind: 'create', key, entity: 'custom_object_association', record },
+        associationEvent(ctx, 'created', relation, associationOf(relation.id, record)),
         ...sides.map(
           (side): TableWrite => ({
             kind: 'link',
@@ -179,6 +210,11 @@ export async function removeAssociation(
     try {
       await transactWrite([
         { kind: 'delete', key },
+        associationEvent(ctx, 'deleted', relation, {
+          relation_id: relation.id,
+          side_a_instance_id: aId,
+          side_b_instance_id: bId,
+        }),
         ...sides
           .filter((side) => records[side])
           .map(

@@ -193,7 +193,8 @@ export const customObjectRelationRoutes = [
       `\`#/side_b_instance_id\`, as is an instance associated with itself and one that already has ${maxLinksPerSide} ` +
       `links through its side of the relation (the limit). ${cardinalityRule} Associating a pair that is ` +
       'already associated changes nothing and answers 201 with the existing association (safe to retry). ' +
-      'Location names the association (DELETE removes it).',
+      'Location names the association (DELETE removes it). Emits custom_object_relation.association.created ' +
+      '(not for a repeat).',
     examples: {
       request: {
         side_a_instance_id: association.side_a_instance_id,
@@ -215,7 +216,8 @@ export const customObjectRelationRoutes = [
     description:
       'Unlinks the two instances (side a first, side b second in the path). For a PROTECTED type the caller also ' +
       'needs a write entry of its permission matrix, on both sides (403 access-denied). An unknown relation, or ' +
-      'two instances that are not associated through it, is 404: repeating a removal answers 404.',
+      'two instances that are not associated through it, is 404: repeating a removal answers 404. Emits ' +
+      'custom_object_relation.association.deleted.',
     examples: {},
     params: AssociationParams,
     success: { status: 204, description: 'Removed.' },
