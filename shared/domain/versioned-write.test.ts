@@ -191,9 +191,32 @@ describe('Function: updateVersioned', () => {
       }),
     );
 
-    // Assess
+    // Assess: the version that won is read once more, for data.current_lock_version.
     expect(problem.type).toBe('resource-conflict');
+    expect(problem.init.data).toEqual({ current_lock_version: storedNote.lock_version });
     expect(store.save).toHaveBeenCalledOnce();
+    expect(store.load).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers 409 with the stored version the refused write reported, without reading it again', async () => {
+    // Prepare
+    const store = fakeStore(storedNote, [
+      new DataError('version-conflict', 'changed meanwhile', { storedVersion: 7 }),
+    ]);
+
+    // Act
+    const problem = await problemOf(() =>
+      updateVersioned({
+        key: 'note:1',
+        load: store.load,
+        expectedVersion: 2,
+        apply: (current) => ({ ...current, title: 'Second' }),
+        save: store.save,
+      }),
+    );
+
+    // Assess
+    expect(problem.init.data).toEqual({ current_lock_version: 7 });
     expect(store.load).toHaveBeenCalledOnce();
   });
 

@@ -19,12 +19,9 @@ export const ProblemSchema = z
           pointer: z.string().meta({
             description: 'JSON pointer into the body, e.g. #/tag_ids/0; #/query/<name> for query parameters.',
           }),
-          parameter: z
-            .string()
-            .optional()
-            .meta({
-              description: 'Set when the error is about a query or path parameter (also data.parameter).',
-            }),
+          parameter: z.string().optional().meta({
+            description: 'Set when the error is about a query or path parameter (also data.parameter).',
+          }),
           data: z.record(z.string(), z.unknown()).optional(),
         }),
       )

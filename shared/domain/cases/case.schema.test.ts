@@ -173,12 +173,12 @@ describe('Schema: CaseListQuery', () => {
   });
 
   it.each([
-    { query: 'statuses=NEW,DONE', pointer: '#/statuses/0' },
-    { query: 'statuses=OPEN', pointer: '#/statuses/0' },
-    { query: 'sort=external_id:asc', pointer: '#/sort/0' },
-    { query: 'area_id=north', pointer: '#/area_id' },
-    { query: 'scheduled_from=tomorrow', pointer: '#/scheduled_from' },
-    { query: 'assignee_id=a&assignee_id=b', pointer: '#/assignee_id' },
+    { query: 'statuses=NEW,DONE', pointer: '#/query/statuses/0' },
+    { query: 'statuses=OPEN', pointer: '#/query/statuses/0' },
+    { query: 'sort=external_id:asc', pointer: '#/query/sort/0' },
+    { query: 'area_id=north', pointer: '#/query/area_id' },
+    { query: 'scheduled_from=tomorrow', pointer: '#/query/scheduled_from' },
+    { query: 'assignee_id=a&assignee_id=b', pointer: '#/query/assignee_id' },
   ])('rejects $query at $pointer', ({ query, pointer }) => {
     expect(queryOf(query).errors).toEqual([pointer]);
   });
