@@ -15,6 +15,11 @@ const dataDir = process.env.DATA_DIR ?? '.data';
 const seedFile = process.env.FSM_SEED || undefined;
 const started = Date.now();
 
+/** The node one-liner of the token command: the access token, or the answer on stderr and exit 1. */
+const tokenOrError =
+  `'const a=require("fs").readFileSync(0,"utf8");let t;try{t=JSON.parse(a).access_token}catch{}` +
+  `if(!t){console.error("no token:",a||"no answer");process.exit(1)}console.log(t)'`;
+
 try {
   const stack = await startLocalStack({
     port,
@@ -60,11 +65,12 @@ try {
   }
   if (client) {
     console.log('  Try it:');
+    // As README.md's: a failed token request exits 1 and shows the identity provider's answer.
     console.log(
-      `    TOKEN=$(curl -s -d grant_type=client_credentials -d client_id=${client.client_id} -d client_secret=${stack.usedDemoSeed ? client.client_secret : '<secret>'} ` +
-        `${baseUrl}/realms/${realm}/protocol/openid-connect/token | node -pe 'JSON.parse(require("fs").readFileSync(0)).access_token')`,
+      `    TOKEN=$(curl -sS -d grant_type=client_credentials -d client_id=${client.client_id} -d client_secret=${stack.usedDemoSeed ? client.client_secret : '<secret>'} ` +
+        `${baseUrl}/realms/${realm}/protocol/openid-connect/token | node -e ${tokenOrError})`,
     );
-    console.log(`    curl -s -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v2/areas`);
+    console.log(`    curl -sS --fail-with-body -H "Authorization: Bearer $TOKEN" ${baseUrl}/api/v2/areas`);
   }
 
   // Every message sent while running is announced, so a set-password or setup link is one click away.
