@@ -115,9 +115,12 @@ describe('Function: ownWorkDocs', () => {
 
     // Assess
     expect(text).toContain(
-      'Holders of `tours:update` (dispatcher, admin, owner) change any field of any tour',
+      'Holders of `tours:update` too (dispatcher, admin, owner) change any field of any tour',
     );
     expect(text).toContain('`IN_PROGRESS` or `DONE`');
+    expect(text).toContain(
+      'The route requires `tours:update:own`, which every role that writes tours holds.',
+    );
     expect(text).toContain('not_owner');
   });
 });

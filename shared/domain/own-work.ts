@@ -80,7 +80,8 @@ export const vehicleLocationOwnWork = {
  */
 export function ownWorkDocs(rule: OwnWorkRule, roles: string): string {
   return (
-    `Holders of \`${rule.anyGrant}\` (${roles}) change any field of any ${rule.resource}. Holders of ` +
+    `The route requires \`${rule.ownGrant}\`, which every role that writes ${rule.resource}s holds. ` +
+    `Holders of \`${rule.anyGrant}\` too (${roles}) change any field of any ${rule.resource}. Holders of ` +
     `\`${rule.ownGrant}\` alone (technician, driver) change only ${list(rule.fields)} (and send ` +
     `lock_version) of their own ${rule.resource}s (${rule.ownership}), and set the status only to ` +
     `${list(rule.statuses, 'or')} (sending back the current one is fine). Any other field is 403 ` +
