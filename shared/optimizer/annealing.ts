@@ -1,0 +1,79 @@
+/**
+ * The cost phase: ruin and recreate under simulated annealing (SISR's acceptance). A candidate
+ * that serves more (priority-weighted) jobs is always taken, one that serves fewer never; between
+ * equals, one costing c' replaces the current one costing c when c' < c - T·ln(U), U uniform in
+ * (0, 1]. The temperature falls geometrically from `startTemperature` to `endTemperature` over the
+ * phase's progress (elapsed share of its time, or of its iteration budget when one is given).
+ */
+import type { RuinRecreate } from './ruin-recreate.ts';
+import type { Solution } from './solution.ts';
+
+export interface AnnealingSchedule {
+  startTemperature: number;
+  endTemperature: number;
+  /** Progress of the phase in [0, 1]; 1 or more ends it. */
+  progress: () => number;
+}
+
+export interface AnnealingResult {
+  iterations: number;
+  improvements: number;
+}
+
+export function anneal(
+  best: Solution,
+  current: Solution,
+  candidate: Solution,
+  rr: RuinRecreate,
+  schedule: AnnealingSchedule,
+  onIteration?: (iteration: number) => void,
+): AnnealingResult {
+  const random = rr.random;
+  const n = best.problem.jobCount;
+  const result: AnnealingResult = { iterations: 0, improvements: 0 };
+  current.copyFrom(best);
+  candidate.copyFrom(best);
+  if (n === 0) return result;
+  const ratio = schedule.endTemperature / schedule.startTemperature;
+  let currentPriority = current.unassignedPriority;
+  let currentCount = current.unassignedCount;
+  let currentCost = current.cost;
+  let bestPriority = best.unassignedPriority;
+  let bestCount = best.unassignedCount;
+  let bestCost = best.cost;
+  for (;;) {
+    const progress = schedule.progress();
+    if (progress >= 1) break;
+    const temperature = schedule.startTemperature * ratio ** progress;
+    result.iterations++;
+    rr.ruin(candidate, random.int(n));
+    rr.recreate(candidate);
+    const priority = candidate.unassignedPriority;
+    const count = candidate.unassignedCount;
+    const cost = candidate.cost;
+    let accept: boolean;
+    if (priority !== currentPriority) accept = priority < currentPriority;
+    else if (count !== currentCount) accept = count < currentCount;
+    else accept = cost < currentCost - temperature * Math.log(1 - random.float());
+    if (accept) {
+      current.copyFrom(candidate);
+      currentPriority = priority;
+      currentCount = count;
+      currentCost = cost;
+      if (
+        priority < bestPriority ||
+        (priority === bestPriority && (count < bestCount || (count === bestCount && cost < bestCost - 1e-9)))
+      ) {
+        best.copyFrom(candidate);
+        bestPriority = priority;
+        bestCount = count;
+        bestCost = cost;
+        result.improvements++;
+      }
+    } else {
+      candidate.copyFrom(current);
+    }
+    onIteration?.(result.iterations);
+  }
+  return result;
+}

@@ -1,0 +1,170 @@
+/**
+ * Fleet minimisation, for when vehicles carry a fixed cost: with the benchmarks' fixed cost one
+ * vehicle less outweighs any distance, so vehicles come first.
+ *
+ * The scheme is that of Nagata & Bräysy's route minimisation (take a route out, then work until
+ * its jobs fit elsewhere, with per-job penalty counters steering the search towards the jobs that
+ * are hard to place) carried out with SISR's ruin and recreate, as in Christiaens & Vanden
+ * Berghe's fleet minimisation:
+ * - remove the smallest route; its jobs become unassigned and no empty vehicle may be opened;
+ * - each iteration ruins strings around an unassigned job (the freed neighbourhood is where it
+ *   must go) and recreates, inserting the jobs with the highest absence first half of the time;
+ * - the candidate is accepted if it leaves fewer jobs out, or jobs whose summed absence counters
+ *   are lower: the counters grow for every iteration a job spends out, so jobs that are hard to
+ *   place end up inside and the easy ones outside, where recreate places them later;
+ * - once every job is in, that solution is the new best and the next smallest route goes.
+ * It stops at the deadline or at the capacity lower bound; the best complete solution is kept.
+ */
+import type { Problem } from './problem.ts';
+import type { RuinRecreate } from './ruin-recreate.ts';
+import type { Solution } from './solution.ts';
+
+/** No fleet can be smaller than total demand over the largest capacity, per dimension. */
+export function fleetLowerBound(problem: Problem, impossible: Uint8Array): number {
+  const dims = problem.dimensions;
+  let bound = 1;
+  for (let k = 0; k < dims; k++) {
+    let maxCapacity = 0;
+    for (let v = 0; v < problem.vehicleCount; v++)
+      maxCapacity = Math.max(maxCapacity, problem.capacity[v * dims + k]!);
+    let delivery = 0;
+    let pickup = 0;
+    for (let j = 0; j < problem.jobCount; j++) {
+      if (impossible[j] === 1) continue;
+      delivery += problem.delivery[j * dims + k]!;
+      pickup += problem.pickup[j * dims + k]!;
+    }
+    if (maxCapacity > 0) bound = Math.max(bound, Math.ceil(Math.max(delivery, pickup) / maxCapacity));
+  }
+  return bound;
+}
+
+export interface MinimisationResult {
+  iterations: number;
+  removedRoutes: number;
+}
+
+/**
+ * Effort spent by the phase so far and its budget, in one unit (milliseconds, or iterations when
+ * the run has an iteration budget, so that a seed gives the same answer on any machine).
+ */
+export interface Effort {
+  spent(iterations: number): number;
+  budget: number;
+}
+
+/**
+ * Improves `best` in place (fewer vehicles, all jobs still assigned) within `effort`.
+ * `current` and `candidate` are working copies the caller owns.
+ *
+ * An attempt that has stopped getting closer (its fewest jobs left out has not dropped) for
+ * longer than max(10 % of the budget, 3 × what it took to get there) is given up: the successful
+ * attempts seen on the benchmarks end well within that, and a fleet that cannot shrink would
+ * otherwise eat the whole budget the cost phase needs.
+ */
+export function minimiseRoutes(
+  best: Solution,
+  current: Solution,
+  candidate: Solution,
+  rr: RuinRecreate,
+  impossibleCount: number,
+  lowerBound: number,
+  effort: Effort,
+): MinimisationResult {
+  const random = rr.random;
+  const absence = rr.absence;
+  absence.fill(0);
+  const result: MinimisationResult = { iterations: 0, removedRoutes: 0 };
+  current.copyFrom(best);
+  try {
+    while (best.usedVehicles > lowerBound && effort.spent(result.iterations) < effort.budget) {
+      removeSmallestRoute(current, random.float());
+      rr.insertion.maxRoutes = current.usedVehicles;
+      candidate.copyFrom(current);
+      let sumCurrent = absenceSum(current, absence);
+      let succeeded = false;
+      let fewestOut = current.unassignedCount;
+      const attemptStart = effort.spent(result.iterations);
+      let closerAt = attemptStart;
+      for (;;) {
+        result.iterations++;
+        const seed = pickSeed(current, random.float(), random.float());
+        rr.ruin(candidate, seed);
+        rr.recreate(candidate, true);
+        const sumCandidate = absenceSum(candidate, absence);
+        if (candidate.unassignedCount < current.unassignedCount || sumCandidate < sumCurrent) {
+          current.copyFrom(candidate);
+          sumCurrent = sumCandidate;
+        } else {
+          candidate.copyFrom(current);
+        }
+        for (let i = 0; i < current.unassignedCount; i++) {
+          const j = current.unassigned[i]!;
+          if (rr.impossible[j] === 0) {
+            absence[j]!++;
+            sumCurrent++;
+          }
+        }
+        if (current.unassignedCount <= impossibleCount) {
+          succeeded = true;
+          break;
+        }
+        if (result.iterations % 8 !== 0) continue;
+        const now = effort.spent(result.iterations);
+        if (current.unassignedCount < fewestOut) {
+          fewestOut = current.unassignedCount;
+          closerAt = now;
+        }
+        if (now >= effort.budget) break;
+        if (now - closerAt > Math.max(0.1 * effort.budget, 3 * (closerAt - attemptStart))) break;
+      }
+      if (!succeeded) break;
+      best.copyFrom(current);
+      result.removedRoutes++;
+    }
+  } finally {
+    rr.insertion.maxRoutes = Number.POSITIVE_INFINITY;
+  }
+  return result;
+}
+function absenceSum(solution: Solution, absence: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < solution.unassignedCount; i++) sum += absence[solution.unassigned[i]!]!;
+  return sum;
+}
+
+/** A random unassigned job most of the time (strings around it make room), else any job. */
+function pickSeed(solution: Solution, draw: number, index: number): number {
+  const n = solution.problem.jobCount;
+  if (solution.unassignedCount > 0 && draw < 0.9) {
+    return solution.unassigned[Math.floor(index * solution.unassignedCount)]!;
+  }
+  return Math.floor(index * n);
+}
+
+/** Takes the used route with the fewest jobs out (ties broken by `draw`); its jobs become unassigned. */
+function removeSmallestRoute(solution: Solution, draw: number) {
+  let fewest = Number.POSITIVE_INFINITY;
+  let ties = 0;
+  for (const route of solution.routes) {
+    if (route.jobs === 0) continue;
+    if (route.jobs < fewest) {
+      fewest = route.jobs;
+      ties = 1;
+    } else if (route.jobs === fewest) {
+      ties++;
+    }
+  }
+  let pick = Math.floor(draw * ties);
+  for (const route of solution.routes) {
+    if (route.jobs !== fewest) continue;
+    if (pick-- > 0) continue;
+    const n = solution.problem.jobCount;
+    for (let p = route.len - 2; p >= 1; p--) {
+      const j = route.node[p]!;
+      if (j < n) solution.detach(j);
+    }
+    route.refresh();
+    return;
+  }
+}

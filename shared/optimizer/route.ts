@@ -1,0 +1,540 @@
+/**
+ * One vehicle's route and the data that makes move evaluation O(1).
+ *
+ * A route is a sequence of positions: 0 is the vehicle's start, len-1 its end, and between them
+ * jobs and the vehicle's breaks. After every change `refresh()` recomputes, per position:
+ * - E: earliest service start (for the start: departure; for the end: arrival), D = E + service;
+ * - L: latest service start that keeps the rest of the route feasible (for the start: latest
+ *   departure). Both are monotone along the route, and a later start never helps, so "arriving
+ *   at a real node no later than its L" is the whole feasibility test of a route's suffix;
+ * - cc: travel cost accumulated up to the position, and the loads.
+ * Inserting, removing or replacing a job then costs a look at its two real neighbours plus the
+ * breaks between them, whatever the route's length.
+ *
+ * Breaks follow VROOM's rule: a break sits on the leg between two real stops, the vehicle takes
+ * it as early as its windows allow after leaving the previous stop, and waiting for a break
+ * window is spent driving. Arriving at the next stop from departure t over travel d with breaks
+ * b1..bk is then max(t + d + Σ service(b), σk + service(bk)), where σ is the greedy earliest
+ * schedule of the breaks from t; it is feasible while every σi falls in a window of bi. The
+ * latest departure backwards is min(L(next) - d - Σ service(b), λ1), with λ the latest break
+ * schedule ending by L(next). Both directions are exact, so forward and backward agree.
+ */
+import { horizon, type Problem } from './problem.ts';
+
+export const startNode = -1;
+export const endNode = -2;
+
+/** Earliest service start of `node` arriving at `t`, or Infinity when every window has closed. */
+export function earliestStart(problem: Problem, node: number, t: number): number {
+  const offsets = problem.twOffset;
+  const last = offsets[node + 1]!;
+  for (let w = offsets[node]!; w < last; w++) {
+    if (t <= problem.twEnd[w]!) {
+      const start = problem.twStart[w]!;
+      return t > start ? t : start;
+    }
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** Latest service start of `node` not after `t`, or -Infinity when every window opens later. */
+export function latestStart(problem: Problem, node: number, t: number): number {
+  const offsets = problem.twOffset;
+  const first = offsets[node]!;
+  for (let w = offsets[node + 1]! - 1; w >= first; w--) {
+    if (problem.twStart[w]! <= t) {
+      const end = problem.twEnd[w]!;
+      return t < end ? t : end;
+    }
+  }
+  return Number.NEGATIVE_INFINITY;
+}
+
+let versionCounter = 0;
+
+export class Route {
+  readonly problem: Problem;
+  readonly vehicle: number;
+  /** Shared with the owning solution: route (vehicle) and position of every job. */
+  readonly jobRoute: Int32Array;
+  readonly jobPos: Int32Array;
+  readonly durations: Float64Array;
+  readonly costs: Float64Array;
+  readonly placeCount: number;
+  readonly breakTotal: number;
+
+  len = 0;
+  jobs = 0;
+  /** Unique per content: equal versions in two solutions mean equal routes. */
+  version = 0;
+  feasible = true;
+
+  node: Int32Array;
+  place: Int32Array;
+  E: Float64Array;
+  D: Float64Array;
+  L: Float64Array;
+  cc: Float64Array;
+  prevReal: Int32Array;
+  nextReal: Int32Array;
+  /** Sum of the jobs' deliveries and pickups per dimension. */
+  readonly deliveryTotal: Float64Array;
+  readonly pickupTotal: Float64Array;
+  /** With pickups only: load leaving each position, and its running maxima from the front and the back. */
+  load: Float64Array;
+  prefixMax: Float64Array;
+  suffixMax: Float64Array;
+  /** With pickups only: deliveries and pickups of positions 0..p. */
+  deliveredBefore: Float64Array;
+  pickedBefore: Float64Array;
+
+  constructor(problem: Problem, vehicle: number, jobRoute: Int32Array, jobPos: Int32Array) {
+    this.problem = problem;
+    this.vehicle = vehicle;
+    this.jobRoute = jobRoute;
+    this.jobPos = jobPos;
+    this.durations = problem.matrices[problem.durationMatrix[vehicle]!]!;
+    this.costs = problem.matrices[problem.costMatrix[vehicle]!]!;
+    this.placeCount = problem.placeCount;
+    this.breakTotal = problem.breakOffset[vehicle + 1]! - problem.breakOffset[vehicle]!;
+    const size = 8 + this.breakTotal;
+    const dims = problem.dimensions;
+    this.node = new Int32Array(size);
+    this.place = new Int32Array(size);
+    this.E = new Float64Array(size);
+    this.D = new Float64Array(size);
+    this.L = new Float64Array(size);
+    this.cc = new Float64Array(size);
+    this.prevReal = new Int32Array(size);
+    this.nextReal = new Int32Array(size);
+    this.deliveryTotal = new Float64Array(dims);
+    this.pickupTotal = new Float64Array(dims);
+    const loadSize = problem.hasPickups ? size * dims : 0;
+    this.load = new Float64Array(loadSize);
+    this.prefixMax = new Float64Array(loadSize);
+    this.suffixMax = new Float64Array(loadSize);
+    this.deliveredBefore = new Float64Array(loadSize);
+    this.pickedBefore = new Float64Array(loadSize);
+    this.clear();
+  }
+
+  /** Start, the vehicle's breaks in order of their first window, end. */
+  clear() {
+    const problem = this.problem;
+    const first = problem.jobCount + problem.breakOffset[this.vehicle]!;
+    const breaks: number[] = [];
+    for (let b = 0; b < this.breakTotal; b++) breaks.push(first + b);
+    breaks.sort((a, b) => problem.firstStart[a]! - problem.firstStart[b]! || a - b);
+    for (let i = 0; i < this.len; i++) {
+      const node = this.node[i]!;
+      if (node >= 0 && node < problem.jobCount && this.jobRoute[node] === this.vehicle)
+        this.jobRoute[node] = -1;
+    }
+    this.node[0] = startNode;
+    for (let b = 0; b < breaks.length; b++) this.node[1 + b] = breaks[b]!;
+    this.node[breaks.length + 1] = endNode;
+    this.len = breaks.length + 2;
+    this.refresh();
+  }
+
+  get fixedCost(): number {
+    return this.problem.fixedCost[this.vehicle]!;
+  }
+
+  /** Travel cost of the route (its start-to-end cost even when empty). */
+  get travelCost(): number {
+    return this.cc[this.len - 1]!;
+  }
+
+  /** What the route adds to the objective: nothing when unused. */
+  get cost(): number {
+    return this.jobs === 0 ? 0 : this.cc[this.len - 1]! + this.problem.fixedCost[this.vehicle]!;
+  }
+
+  /** Added to an insertion delta into this route when it is empty: opening the vehicle. */
+  get openingCost(): number {
+    return this.jobs === 0 ? this.cc[this.len - 1]! + this.problem.fixedCost[this.vehicle]! : 0;
+  }
+
+  isBreak(position: number): boolean {
+    return this.node[position]! >= this.problem.jobCount;
+  }
+
+  private grow(min: number) {
+    let size = this.node.length;
+    while (size < min) size *= 2;
+    const dims = this.problem.dimensions;
+    const growI = (a: Int32Array, factor = 1) => {
+      const b = new Int32Array(size * factor);
+      b.set(a);
+      return b;
+    };
+    const growF = (a: Float64Array, factor = 1) => {
+      const b = new Float64Array(a.length === 0 ? 0 : size * factor);
+      b.set(a);
+      return b;
+    };
+    this.node = growI(this.node);
+    this.place = growI(this.place);
+    this.prevReal = growI(this.prevReal);
+    this.nextReal = growI(this.nextReal);
+    this.E = growF(this.E);
+    this.D = growF(this.D);
+    this.L = growF(this.L);
+    this.cc = growF(this.cc);
+    this.load = growF(this.load, dims);
+    this.prefixMax = growF(this.prefixMax, dims);
+    this.suffixMax = growF(this.suffixMax, dims);
+    this.deliveredBefore = growF(this.deliveredBefore, dims);
+    this.pickedBefore = growF(this.pickedBefore, dims);
+  }
+
+  /** Inserts a node after `position`; call refresh() once the edits are done. */
+  insertAfter(position: number, node: number) {
+    if (this.len + 1 > this.node.length) this.grow(this.len + 1);
+    this.node.copyWithin(position + 2, position + 1, this.len);
+    this.node[position + 1] = node;
+    this.len++;
+  }
+
+  /** Removes the node at `position`; call refresh() once the edits are done. */
+  removeAt(position: number) {
+    const node = this.node[position]!;
+    if (node < this.problem.jobCount && this.jobRoute[node] === this.vehicle) this.jobRoute[node] = -1;
+    this.node.copyWithin(position, position + 1, this.len);
+    this.len--;
+  }
+
+  /** Replaces the route's nodes (without start and end) by `nodes[0..count)`. */
+  setNodes(nodes: Int32Array, count: number) {
+    for (let i = 1; i < this.len - 1; i++) {
+      const node = this.node[i]!;
+      if (node < this.problem.jobCount && this.jobRoute[node] === this.vehicle) this.jobRoute[node] = -1;
+    }
+    if (count + 2 > this.node.length) this.grow(count + 2);
+    this.node[0] = startNode;
+    for (let i = 0; i < count; i++) this.node[i + 1] = nodes[i]!;
+    this.node[count + 1] = endNode;
+    this.len = count + 2;
+  }
+
+  /** Recomputes every per-position value; returns whether the route is feasible. */
+  refresh(): boolean {
+    this.version = ++versionCounter;
+    const problem = this.problem;
+    const n = problem.jobCount;
+    const v = this.vehicle;
+    const node = this.node;
+    const place = this.place;
+    const E = this.E;
+    const D = this.D;
+    const L = this.L;
+    const cc = this.cc;
+    const durations = this.durations;
+    const costs = this.costs;
+    const size = this.placeCount;
+    const service = problem.service;
+    const len = this.len;
+    const dims = problem.dimensions;
+    let feasible = true;
+
+    // Forward: earliest times, places, costs.
+    let jobs = 0;
+    place[0] = problem.startPlace[v]!;
+    E[0] = problem.vehicleStart[v]!;
+    D[0] = E[0]!;
+    cc[0] = 0;
+    this.prevReal[0] = -1;
+    let last = 0;
+    let t = D[0]!;
+    let p = 1;
+    while (p < len) {
+      let q = p;
+      while (node[q]! >= n) q++;
+      const target = node[q]!;
+      const targetPlace = target === endNode ? problem.endPlace[v]! : problem.jobPlace[target]!;
+      const lastPlace = place[last]!;
+      const d = durations[lastPlace * size + targetPlace]!;
+      let arrival: number;
+      if (q > p) {
+        let current = t;
+        let breakService = 0;
+        for (let b = p; b < q; b++) {
+          const start = earliestStart(problem, node[b]!, current);
+          if (start === Number.POSITIVE_INFINITY) feasible = false;
+          E[b] = start;
+          D[b] = start + service[node[b]!]!;
+          current = D[b]!;
+          breakService += service[node[b]!]!;
+          place[b] = lastPlace;
+          cc[b] = cc[last]!;
+          this.prevReal[b] = last;
+          this.nextReal[b] = q;
+        }
+        arrival = t + d + breakService > current ? t + d + breakService : current;
+      } else {
+        arrival = t + d;
+      }
+      if (target === endNode) {
+        if (arrival > problem.vehicleEnd[v]!) feasible = false;
+        E[q] = arrival;
+        D[q] = arrival;
+      } else {
+        const start = earliestStart(problem, target, arrival);
+        if (start === Number.POSITIVE_INFINITY) feasible = false;
+        E[q] = start;
+        D[q] = start + service[target]!;
+        this.jobRoute[target] = v;
+        this.jobPos[target] = q;
+        jobs++;
+      }
+      cc[q] = cc[last]! + costs[lastPlace * size + targetPlace]!;
+      place[q] = targetPlace;
+      this.prevReal[q] = last;
+      this.nextReal[last] = q;
+      t = D[q]!;
+      last = q;
+      p = q + 1;
+    }
+    this.nextReal[len - 1] = -1;
+    this.jobs = jobs;
+
+    // Backward: latest times.
+    L[len - 1] = problem.vehicleEnd[v]!;
+    for (let r = len - 2; r >= 0; r--) {
+      if (node[r]! >= n) continue;
+      const next = this.nextReal[r]!;
+      const d = durations[place[r]! * size + place[next]!]!;
+      let latestDeparture: number;
+      if (next > r + 1) {
+        let lambda = L[next]!;
+        let breakService = 0;
+        for (let b = next - 1; b > r; b--) {
+          const s = service[node[b]!]!;
+          lambda = latestStart(problem, node[b]!, lambda - s);
+          L[b] = lambda;
+          breakService += s;
+        }
+        const byTravel = L[next]! - d - breakService;
+        latestDeparture = byTravel < lambda ? byTravel : lambda;
+      } else {
+        latestDeparture = L[next]! - d;
+      }
+      L[r] = r === 0 ? latestDeparture : latestStart(problem, node[r]!, latestDeparture - service[node[r]!]!);
+      if (L[r]! < E[r]!) feasible = false;
+    }
+
+    // Loads.
+    const delivery = problem.delivery;
+    const pickup = problem.pickup;
+    const capacity = problem.capacity;
+    for (let k = 0; k < dims; k++) {
+      let del = 0;
+      let pick = 0;
+      for (let i = 1; i < len - 1; i++) {
+        const j = node[i]!;
+        if (j < n) {
+          del += delivery[j * dims + k]!;
+          pick += pickup[j * dims + k]!;
+        }
+      }
+      this.deliveryTotal[k] = del;
+      this.pickupTotal[k] = pick;
+      if (del > capacity[v * dims + k]! || pick > capacity[v * dims + k]!) feasible = false;
+    }
+    if (problem.hasPickups) {
+      const load = this.load;
+      for (let k = 0; k < dims; k++) {
+        let del = 0;
+        let pick = 0;
+        let max = 0;
+        for (let i = 0; i < len; i++) {
+          const j = node[i]!;
+          if (j >= 0 && j < n) {
+            del += delivery[j * dims + k]!;
+            pick += pickup[j * dims + k]!;
+          }
+          this.deliveredBefore[i * dims + k] = del;
+          this.pickedBefore[i * dims + k] = pick;
+          const value = this.deliveryTotal[k]! - del + pick;
+          load[i * dims + k] = value;
+          if (value > max) max = value;
+          this.prefixMax[i * dims + k] = max;
+        }
+        max = 0;
+        for (let i = len - 1; i >= 0; i--) {
+          const value = load[i * dims + k]!;
+          if (value > max) max = value;
+          this.suffixMax[i * dims + k] = max;
+        }
+        if (this.prefixMax[(len - 1) * dims + k]! > capacity[v * dims + k]!) feasible = false;
+      }
+    }
+    if (jobs > problem.maxTasks[v]!) feasible = false;
+    this.feasible = feasible;
+    return feasible;
+  }
+
+  /**
+   * Arrival at the real node after breaks from..to-1 (skipping position `skip`), leaving at `t`
+   * with `d` of travel to do: Infinity when a break window is missed.
+   */
+  legArrival(t: number, d: number, from: number, to: number, skip: number): number {
+    const problem = this.problem;
+    let current = t;
+    let breakService = 0;
+    for (let b = from; b < to; b++) {
+      if (b === skip) continue;
+      const node = this.node[b]!;
+      const start = earliestStart(problem, node, current);
+      if (start === Number.POSITIVE_INFINITY) return start;
+      const s = problem.service[node]!;
+      current = start + s;
+      breakService += s;
+    }
+    const byTravel = t + d + breakService;
+    return byTravel > current ? byTravel : current;
+  }
+
+  /** Whether every capacity dimension still holds with job u added (deliveries and pickups in total). */
+  fitsTotal(u: number): boolean {
+    const problem = this.problem;
+    const dims = problem.dimensions;
+    const base = this.vehicle * dims;
+    for (let k = 0; k < dims; k++) {
+      const cap = problem.capacity[base + k]!;
+      if (this.deliveryTotal[k]! + problem.delivery[u * dims + k]! > cap) return false;
+      if (this.pickupTotal[k]! + problem.pickup[u * dims + k]! > cap) return false;
+    }
+    return true;
+  }
+
+  /** With pickups: whether the load stays within capacity everywhere when u is inserted after p. */
+  fitsLoadAt(u: number, p: number): boolean {
+    const problem = this.problem;
+    const dims = problem.dimensions;
+    const base = this.vehicle * dims;
+    for (let k = 0; k < dims; k++) {
+      const cap = problem.capacity[base + k]!;
+      const del = problem.delivery[u * dims + k]!;
+      const pick = problem.pickup[u * dims + k]!;
+      if (this.prefixMax[p * dims + k]! + del > cap) return false;
+      if (this.load[p * dims + k]! + pick > cap) return false;
+      if (this.suffixMax[(p + 1) * dims + k]! + pick > cap) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Change of travel cost when job u goes between positions p and p+1, or Infinity when the
+   * route's time windows, breaks or (with pickups) loads forbid it. Total capacity, skills and
+   * max_tasks are the caller's checks, made once per route.
+   */
+  insertionDelta(u: number, p: number): number {
+    const problem = this.problem;
+    const n = problem.jobCount;
+    const size = this.placeCount;
+    const node = this.node;
+    const a = node[p]! >= n ? this.prevReal[p]! : p;
+    const b = node[p + 1]! >= n ? this.nextReal[p + 1]! : p + 1;
+    const pa = this.place[a]!;
+    const pb = this.place[b]!;
+    const pu = problem.jobPlace[u]!;
+    let arrival = this.D[a]! + this.durations[pa * size + pu]!;
+    if (a !== p) arrival = this.legArrival(this.D[a]!, this.durations[pa * size + pu]!, a + 1, p + 1, -1);
+    if (arrival > problem.lastEnd[u]!) return Number.POSITIVE_INFINITY;
+    const start = earliestStart(problem, u, arrival);
+    if (start === Number.POSITIVE_INFINITY) return start;
+    const departure = start + problem.service[u]!;
+    const d = this.durations[pu * size + pb]!;
+    const arrivalNext = b === p + 1 ? departure + d : this.legArrival(departure, d, p + 1, b, -1);
+    if (arrivalNext > this.L[b]!) return Number.POSITIVE_INFINITY;
+    if (problem.hasPickups && !this.fitsLoadAt(u, p)) return Number.POSITIVE_INFINITY;
+    const costs = this.costs;
+    return costs[pa * size + pu]! + costs[pu * size + pb]! - costs[pa * size + pb]!;
+  }
+
+  /** Change of travel cost when the job at position q leaves, or Infinity when that breaks the route. */
+  removalDelta(q: number): number {
+    const size = this.placeCount;
+    const a = this.prevReal[q]!;
+    const b = this.nextReal[q]!;
+    const pa = this.place[a]!;
+    const pb = this.place[b]!;
+    const pq = this.place[q]!;
+    const d = this.durations[pa * size + pb]!;
+    const arrival = a === q - 1 && b === q + 1 ? this.D[a]! + d : this.legArrival(this.D[a]!, d, a + 1, b, q);
+    if (arrival > this.L[b]!) return Number.POSITIVE_INFINITY;
+    const costs = this.costs;
+    return costs[pa * size + pb]! - costs[pa * size + pq]! - costs[pq * size + pb]!;
+  }
+
+  /** Change of travel cost when job u takes the place of the job at position q (loads unchecked). */
+  replacementDelta(q: number, u: number): number {
+    const problem = this.problem;
+    const size = this.placeCount;
+    const a = this.prevReal[q]!;
+    const b = this.nextReal[q]!;
+    const pa = this.place[a]!;
+    const pb = this.place[b]!;
+    const pq = this.place[q]!;
+    const pu = problem.jobPlace[u]!;
+    const d1 = this.durations[pa * size + pu]!;
+    const arrival = a === q - 1 ? this.D[a]! + d1 : this.legArrival(this.D[a]!, d1, a + 1, q, -1);
+    if (arrival > problem.lastEnd[u]!) return Number.POSITIVE_INFINITY;
+    const start = earliestStart(problem, u, arrival);
+    if (start === Number.POSITIVE_INFINITY) return start;
+    const departure = start + problem.service[u]!;
+    const d2 = this.durations[pu * size + pb]!;
+    const arrivalNext = b === q + 1 ? departure + d2 : this.legArrival(departure, d2, q + 1, b, -1);
+    if (arrivalNext > this.L[b]!) return Number.POSITIVE_INFINITY;
+    const costs = this.costs;
+    return costs[pa * size + pu]! + costs[pu * size + pb]! - costs[pa * size + pq]! - costs[pq * size + pb]!;
+  }
+
+  /** Copies another route of the same vehicle (of another solution) into this one. */
+  copyFrom(other: Route) {
+    if (other.len > this.node.length) this.grow(other.len);
+    const len = other.len;
+    this.len = len;
+    this.jobs = other.jobs;
+    this.version = other.version;
+    this.feasible = other.feasible;
+    this.node.set(other.node.subarray(0, len));
+    this.place.set(other.place.subarray(0, len));
+    this.E.set(other.E.subarray(0, len));
+    this.D.set(other.D.subarray(0, len));
+    this.L.set(other.L.subarray(0, len));
+    this.cc.set(other.cc.subarray(0, len));
+    this.prevReal.set(other.prevReal.subarray(0, len));
+    this.nextReal.set(other.nextReal.subarray(0, len));
+    this.deliveryTotal.set(other.deliveryTotal);
+    this.pickupTotal.set(other.pickupTotal);
+    if (this.problem.hasPickups) {
+      const dims = this.problem.dimensions;
+      this.load.set(other.load.subarray(0, len * dims));
+      this.prefixMax.set(other.prefixMax.subarray(0, len * dims));
+      this.suffixMax.set(other.suffixMax.subarray(0, len * dims));
+      this.deliveredBefore.set(other.deliveredBefore.subarray(0, len * dims));
+      this.pickedBefore.set(other.pickedBefore.subarray(0, len * dims));
+    }
+    const n = this.problem.jobCount;
+    for (let i = 1; i < len - 1; i++) {
+      const j = this.node[i]!;
+      if (j < n) {
+        this.jobRoute[j] = this.vehicle;
+        this.jobPos[j] = i;
+      }
+    }
+  }
+
+  /** Job ids in route order (no breaks). */
+  jobList(): number[] {
+    const list: number[] = [];
+    const n = this.problem.jobCount;
+    for (let i = 1; i < this.len - 1; i++) if (this.node[i]! < n) list.push(this.node[i]!);
+    return list;
+  }
+}
+
+export { horizon };
