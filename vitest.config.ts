@@ -12,6 +12,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Explicit orders: with the default (0) vitest does not hold the contract project back.
+          sequence: { groupOrder: 1 },
           include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'test/openapi-client/*.test.ts'],
           exclude: ['shared/local-stack/**', 'shared/identity/oidc-storage.test.ts', 'node_modules/**'],
         },
@@ -19,6 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: [
             'test/integration/**/*.test.ts',
             // Real-browser tests (playwright-core with the system's Chromium) share the stack.
@@ -36,12 +39,13 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['test/contract/**/*.test.ts'],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
       {
         test: {
           name: 'infra',
+          sequence: { groupOrder: 1 },
           include: ['test/infra/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

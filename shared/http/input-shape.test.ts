@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { problemOf } from '../../test/support/problem-of.ts';
-import { lockVersion, text, uuid } from './fields.ts';
+import { lockVersion, text, uuid } from '../schema/fields.ts';
 import { nearestKey } from './input-shape.ts';
 import { maxFieldErrors, parseOrThrow } from './validation.ts';
 

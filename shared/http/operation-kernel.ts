@@ -16,17 +16,18 @@ import type { z } from 'zod';
 import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
 import { enterLogContext, type LogContext, logger } from '../observability/logger.ts';
+import { toPointer } from '../schema/field-error.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
 import { toProblemError } from './error-mapper.ts';
 import { payloadTooLarge, requestLimits } from './limits.ts';
 import { ProblemError, validationProblem } from './problem.ts';
-import { queryObjectFor } from './query-params.ts';
+import { queryObjectFor } from './query-input.ts';
 import { parseQueryString } from './query-string.ts';
 import type { AuthenticatedContext, Principal, RequestContext } from './request-context.ts';
 import { jsonResult, type OperationResult, problemResult } from './responses.ts';
 import type { RouteSpec } from './route-spec.ts';
-import { boundedValidationProblem, parseOrThrow, toPointer } from './validation.ts';
+import { boundedValidationProblem, parseOrThrow } from './validation.ts';
 
 type Output<R, K extends string, Default> = R extends { readonly [P in K]: infer S extends z.ZodType }
   ? z.output<S>

@@ -2,7 +2,8 @@
  * What each problem type means and what a client should do about it: served at the type URI
  * itself (GET /problems/{problem_type}), so a type in a response is a working link.
  */
-import { type FieldErrorType, fieldErrorTypes, type ProblemType, problemTypes } from './problem-types.ts';
+import type { FieldErrorType } from '../schema/field-error.ts';
+import { fieldErrorTypes, type ProblemType, problemTypes } from './problem-types.ts';
 
 const descriptions: Record<ProblemType | FieldErrorType, string> = {
   'invalid-json':

@@ -3,6 +3,8 @@
  * `${problemsBaseUrl}${slug}`; together with the status it is the stable contract
  * (SPEC.md, Errors). Titles may be reworded; clients must never branch on them.
  */
+import type { FieldErrorType } from '../schema/field-error.ts';
+
 export const problemTypes = {
   'invalid-json': { status: 400, title: 'Invalid JSON body' },
   'bad-request': { status: 400, title: 'Bad request' },
@@ -40,12 +42,10 @@ export const problemTypes = {
 
 export type ProblemType = keyof typeof problemTypes;
 
-/** Field-level error kinds used in `errors[].type`. */
+/** Titles of the field-level error kinds used in `errors[].type`. */
 export const fieldErrorTypes = {
   'field-required': 'Field required',
   'field-type-invalid': 'Field type invalid',
   'field-invalid': 'Field invalid',
   'field-unknown': 'Unknown field',
-} as const;
-
-export type FieldErrorType = keyof typeof fieldErrorTypes;
+} as const satisfies Record<FieldErrorType, string>;

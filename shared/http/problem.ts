@@ -3,17 +3,10 @@
  * `ProblemError` by the time it reaches the transport, so clients see one shape everywhere.
  */
 import { config } from '../config.ts';
-import { type FieldErrorType, fieldErrorTypes, type ProblemType, problemTypes } from './problem-types.ts';
+import type { FieldError } from '../schema/field-error.ts';
+import { fieldErrorTypes, type ProblemType, problemTypes } from './problem-types.ts';
 
-export interface FieldError {
-  type: FieldErrorType;
-  detail: string;
-  /** JSON pointer into the request body (`#/tag_ids/0`), or `#/<name>` for a query parameter. */
-  pointer: string;
-  /** Set for query and path parameters, so clients can tell them from body fields. */
-  parameter?: string;
-  data?: Record<string, unknown>;
-}
+export type { FieldError };
 
 export interface ProblemInit {
   detail?: string;

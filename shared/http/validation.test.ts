@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { problemOf } from '../../test/support/problem-of.ts';
-import { hexColor, lockVersion, text, uuid } from './fields.ts';
-import { parseOrThrow, toPointer } from './validation.ts';
+import { toPointer } from '../schema/field-error.ts';
+import { hexColor, lockVersion, text, uuid } from '../schema/fields.ts';
+import { parseOrThrow } from './validation.ts';
 
 const ZipRange = z.object({ from: text({ max: 16 }), to: text({ max: 16 }) });
 

@@ -6,15 +6,16 @@
  * service's own words (field-messages.ts), and a 422 lists at most `maxFieldErrors` entries.
  */
 import type { z } from 'zod';
+import {
+  type FieldError,
+  type FieldErrorType,
+  type FieldIssueParams,
+  queryFieldError,
+  toPointer,
+} from '../schema/field-error.ts';
 import { fieldMessage } from './field-messages.ts';
 import { shapeErrorsOf } from './input-shape.ts';
-import { type FieldError, validationProblem } from './problem.ts';
-import type { FieldErrorType } from './problem-types.ts';
-
-/** Marks a custom issue with the field error kind it stands for (see `fields.ts`). */
-export interface FieldIssueParams {
-  fieldErrorType?: FieldErrorType;
-}
+import { validationProblem } from './problem.ts';
 
 /**
  * The most entries one 422 lists: enough for any form a person fills in, and a bounded answer
@@ -23,26 +24,6 @@ export interface FieldIssueParams {
 export const maxFieldErrors = 100;
 
 export type InputLocation = 'body' | 'query' | 'path';
-
-export function toPointer(path: ReadonlyArray<PropertyKey>): string {
-  if (path.length === 0) return '#';
-  return `#/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-}
-
-/** Query parameters are pointed at under `#/query/` (API-DECISIONS.md, "Strict input"). */
-export function queryPointer(name: string, rest: ReadonlyArray<PropertyKey> = []): string {
-  return toPointer(['query', name, ...rest]);
-}
-
-/** A field error about a query parameter: its pointer, and its name in `parameter` and `data`. */
-export function queryFieldError(
-  name: string,
-  type: FieldErrorType,
-  detail: string,
-  rest: ReadonlyArray<PropertyKey> = [],
-): FieldError {
-  return { type, detail, pointer: queryPointer(name, rest), parameter: name, data: { parameter: name } };
-}
 
 const isBlank = (input: unknown) => typeof input === 'string' && input.trim() === '';
 

@@ -7,8 +7,8 @@ import * as z from 'zod';
 import { roleNames } from '../auth/grants.ts';
 import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
 import { provisionWorkspace, type WorkspaceSpec } from '../domain/workspaces/workspace-provisioning.ts';
-import { text } from '../http/fields.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
+import { text } from '../schema/fields.ts';
 
 const role = z.enum(roleNames);
 

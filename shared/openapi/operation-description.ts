@@ -5,8 +5,8 @@
  */
 import type * as z from 'zod';
 import { adminRealm } from '../auth/realm-name.ts';
-import { sortKeysOf } from '../http/query-params.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
+import { sortKeysOf } from '../schema/query-params.ts';
 
 const paging = new Set(['page', 'size', 'sort']);
 

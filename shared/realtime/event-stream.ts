@@ -11,7 +11,7 @@ import { eventsAfter } from '../data/outbox.ts';
 import { toProblemError } from '../http/error-mapper.ts';
 import { usableCorrelationId } from '../http/operation-kernel.ts';
 import { ProblemError, validationProblem } from '../http/problem.ts';
-import { queryObjectFor } from '../http/query-params.ts';
+import { queryObjectFor } from '../http/query-input.ts';
 import { parseQueryString } from '../http/query-string.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
 import { parseOrThrow } from '../http/validation.ts';

@@ -3,7 +3,7 @@
  * its own schemas accept, so the published examples are what the service takes and gives.
  */
 import { describe, expect, it } from 'vitest';
-import { queryObjectFor } from '../http/query-params.ts';
+import { queryObjectFor } from '../http/query-input.ts';
 import { parseQueryString } from '../http/query-string.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
 import { streamRoutes } from './groups/stream.routes.ts';

@@ -3,9 +3,9 @@
  * colour. Published schema names: Area, CreateArea, UpdateArea, AreaList.
  */
 import * as z from 'zod';
-import { hexColor, hexColorPattern, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { hexColor, hexColorPattern, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { waitingTime, waitingTimePattern } from './waiting-time.ts';
 
 const zipCode = text({ max: 16 }).check((ctx) => {

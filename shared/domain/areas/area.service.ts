@@ -13,9 +13,9 @@ import { outboxWrite } from '../../data/outbox.ts';
 import { areaStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
 

@@ -5,7 +5,7 @@
  * (`P2W`). Years and months are refused: they have no fixed length (use `P30D`). At most
  * 365 days, upper-case designators only, stored as sent.
  */
-import { text } from '../../http/fields.ts';
+import { text } from '../../schema/fields.ts';
 
 const weeks = /^P(\d+)W$/;
 const dayTime = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;

@@ -2,9 +2,9 @@
  * Audit log entry: the record of one committed change, projected from the domain event.
  */
 import * as z from 'zod';
-import { dateTime } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery } from '../../http/query-params.ts';
+import { dateTime } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
 
 export const AuditLogEntrySchema = z
   .object({

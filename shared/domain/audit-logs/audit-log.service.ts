@@ -4,10 +4,10 @@
  */
 import type { z } from 'zod';
 import { auditLogStore } from '../../data/audit-log.store.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
-import { queryFieldError } from '../../http/validation.ts';
+import { queryFieldError } from '../../schema/field-error.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import type { AuditLogListQuery } from './audit-log.schema.ts';
 
 export async function listAuditLogs(ctx: AuthenticatedContext, query: z.output<typeof AuditLogListQuery>) {

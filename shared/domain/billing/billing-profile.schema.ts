@@ -6,7 +6,7 @@
  * BillingStatus.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion, text } from '../../http/fields.ts';
+import { lockVersion, storedVersion, text } from '../../schema/fields.ts';
 import { countryCode, storedCountryCode } from '../cases/country-code.ts';
 
 /** The fields invoicing needs (besides a name: full name or business name). */

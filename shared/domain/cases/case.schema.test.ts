@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryObjectFor } from '../../http/query-params.ts';
+import { queryObjectFor } from '../../http/query-input.ts';
 import { parseQueryString } from '../../http/query-string.ts';
 import { fieldErrorsOf } from '../../http/validation.ts';
 import { CaseListQuery, CreateCaseSchema, UpdateCaseSchema } from './case.schema.ts';

@@ -6,9 +6,9 @@
  * CaseLocation.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { casePriorities, caseStatuses } from './case-enums.ts';
 import { countryCode, storedCountryCode } from './country-code.ts';
 

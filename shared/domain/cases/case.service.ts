@@ -12,9 +12,9 @@ import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { areaStore, caseStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   assertOwner,
   assertOwnWorkFields,

@@ -4,7 +4,7 @@
  * stored upper-cased. Reserved and user-assigned codes (EU, UN, XK, ZZ) are not countries.
  */
 import * as z from 'zod';
-import { text } from '../../http/fields.ts';
+import { text } from '../../schema/fields.ts';
 
 export const countryCodes = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV ' +

@@ -14,8 +14,8 @@
  *   target that has comments newer than the caller's marker.
  */
 import { commentStore } from '../../data/comment.store.ts';
-import { pageOf } from '../../http/list.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { pageOf } from '../../schema/list.ts';
 import type { CommentListQueryInput, CommentSort } from './comment.schema.ts';
 import { queryMax } from './comment.service.ts';
 import { type CommentTarget, readableTargets, requireTarget } from './comment-targets.ts';

@@ -19,7 +19,7 @@ import { areaStore, caseStore, deviceStore, tourStore, vehicleStore } from '../.
 import { getRecords, type Key, type StoredRecord } from '../../data/table.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
-import { queryFieldError } from '../../http/validation.ts';
+import { queryFieldError } from '../../schema/field-error.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { canSeeCase } from '../cases/case-visibility.ts';
 import type { CustomObjectDefinition } from '../custom-objects/definition.schema.ts';

@@ -8,9 +8,9 @@
  * CommentAttachmentUpload.
  */
 import * as z from 'zod';
-import { storedVersion, text } from '../../http/fields.ts';
-import { PageSchema } from '../../http/list.ts';
-import { pageParam, sizeParam } from '../../http/query-params.ts';
+import { storedVersion, text } from '../../schema/fields.ts';
+import { PageSchema } from '../../schema/list.ts';
+import { pageParam, sizeParam } from '../../schema/query-params.ts';
 
 /** SPEC.md, Limits: comments. */
 export const commentLimits = {

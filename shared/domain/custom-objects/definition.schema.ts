@@ -6,9 +6,9 @@
  * CreateCustomObjectDefinition, UpdateCustomObjectDefinition, CustomObjectDefinitionList.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { maxProperties } from './definition-rules.ts';
 
 export const accessClasses = ['STANDARD', 'PROTECTED'] as const;

@@ -8,9 +8,9 @@
  * CustomObjectInstanceList, PermissionMatrix.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion } from '../../http/fields.ts';
-import { PageSchema } from '../../http/list.ts';
-import { paginationQuery } from '../../http/query-params.ts';
+import { lockVersion, storedVersion } from '../../schema/fields.ts';
+import { PageSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
 import { permissionLevels, principalTypes } from './permission-entry.ts';
 
 export const jsonSchemaDialect = 'http://json-schema.org/draft-07/schema#';

@@ -8,9 +8,9 @@
  * current slugs.
  */
 import * as z from 'zod';
-import { text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery } from '../../http/query-params.ts';
+import { text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
 import { slugPattern } from './definition-rules.ts';
 import { CustomObjectInstanceListSchema } from './instance.schema.ts';
 

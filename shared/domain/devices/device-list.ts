@@ -28,10 +28,10 @@ import {
 import { deviceList, deviceModelFacetValue, searchWords, workspaceScope } from '../../data/lists.ts';
 import { deviceStore } from '../../data/stores.ts';
 import { getRecords, type StoredRecord } from '../../data/table.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
-import { queryFieldError } from '../../http/validation.ts';
+import { queryFieldError } from '../../schema/field-error.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import type { Device, DeviceListQuery, StoredDevice } from './device.schema.ts';
 import { withStates } from './device.service.ts';
 import { locatedIn } from './device-state.store.ts';

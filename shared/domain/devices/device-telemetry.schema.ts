@@ -5,7 +5,7 @@
  * Published schema names: DeviceLocation, CreateDeviceTelemetry, DeviceIntakeReceipt.
  */
 import * as z from 'zod';
-import { dateTime, text } from '../../http/fields.ts';
+import { dateTime, text } from '../../schema/fields.ts';
 
 const latitude = z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' });
 const longitude = z

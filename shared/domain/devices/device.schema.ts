@@ -8,10 +8,10 @@
  * reports (DeviceTelemetry) is in device-telemetry.schema.ts.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, systemManaged, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { phoneNumber } from '../../http/phone-number.ts';
-import { booleanParam, numberParam, paginationQuery, sortParam } from '../../http/query-params.ts';
+import { dateTime, lockVersion, storedVersion, systemManaged, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { phoneNumber } from '../../schema/phone-number.ts';
+import { booleanParam, numberParam, paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { deviceKinds } from './device-kinds.ts';
 import { DeviceLocationSchema } from './device-telemetry.schema.ts';
 

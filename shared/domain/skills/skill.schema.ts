@@ -5,9 +5,9 @@
  * Published schema names: Skill, CreateSkill, UpdateSkill, SkillList.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 
 export const SkillSchema = z
   .object({

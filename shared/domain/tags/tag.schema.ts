@@ -3,9 +3,9 @@
  * reads tags; writing them needs `tags:update`.
  */
 import * as z from 'zod';
-import { cssColor, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { cssColor, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 
 export const TagSchema = z
   .object({

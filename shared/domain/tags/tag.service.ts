@@ -9,9 +9,9 @@ import type { z } from 'zod';
 import { tagStore } from '../../data/stores.ts';
 import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
 

@@ -5,7 +5,7 @@
  * Tenant, UpdateTenant.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion, text } from '../../http/fields.ts';
+import { lockVersion, storedVersion, text } from '../../schema/fields.ts';
 import { countryCode } from '../cases/country-code.ts';
 
 /**

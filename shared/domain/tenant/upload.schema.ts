@@ -5,7 +5,7 @@
  * Published schema names: CreateLogoUpload, CreateFaviconUpload, UploadIntent, UploadStatus.
  */
 import * as z from 'zod';
-import { text } from '../../http/fields.ts';
+import { text } from '../../schema/fields.ts';
 import { rejectionReasons, type UploadKind, uploadRules } from './upload-check.ts';
 
 export const uploadStatuses = ['PENDING', 'UPLOADED', 'REJECTED', 'EXPIRED', 'SUPERSEDED'] as const;

@@ -5,9 +5,9 @@
  * CreateTour, UpdateTour, TourList.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { tourStatuses } from './tour-statuses.ts';
 
 export { tourStatuses };

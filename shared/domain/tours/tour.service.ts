@@ -26,9 +26,9 @@ import type { ListOrder, ListRequest } from '../../data/list-read.ts';
 import { tourStore } from '../../data/stores.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   assertOwner,
   assertOwnWorkFields,

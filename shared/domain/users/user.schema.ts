@@ -6,10 +6,10 @@
  */
 import * as z from 'zod';
 import { type RoleName, roleNames } from '../../auth/grants.ts';
-import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { phoneNumber } from '../../http/phone-number.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { phoneNumber } from '../../schema/phone-number.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { roleNamed, roleNameOf } from '../roles/role.catalog.ts';
 
 export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;

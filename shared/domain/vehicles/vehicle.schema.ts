@@ -5,9 +5,9 @@
  * UpdateVehicle, VehicleList, VehicleLocation, ReplaceVehicleLocation.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { booleanParam, paginationQuery, sortParam } from '../../http/query-params.ts';
+import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { booleanParam, paginationQuery, sortParam } from '../../schema/query-params.ts';
 
 export const vehicleTypes = ['VAN', 'TRUCK', 'CAR', 'BIKE', 'OTHER'] as const;
 export type VehicleType = (typeof vehicleTypes)[number];

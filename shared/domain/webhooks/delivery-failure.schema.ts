@@ -3,8 +3,8 @@
  * names: WebhookDeliveryFailure, WebhookDeliveryFailureList.
  */
 import * as z from 'zod';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery } from '../../http/query-params.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
 import { retryStates } from './retry-states.ts';
 
 export const DeliveryFailureSchema = z

@@ -16,9 +16,9 @@ import {
 } from '../../data/webhook-failure.store.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { testEventType } from '../../events/event-registry.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from '../../webhooks/attempt.ts';
 import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
 import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failure.schema.ts';

@@ -5,9 +5,9 @@
  * WebhookEndpointList, WebhookEventType, WebhookEventTypeList, CreateWebhookTest, WebhookTestResult.
  */
 import * as z from 'zod';
-import { storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { paginationQuery } from '../../http/query-params.ts';
+import { storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
 import { attemptFailureReasonNames, attemptFailureReasons } from '../../webhooks/failure-reason.ts';
 
 export const maxSubscriptions = 100;

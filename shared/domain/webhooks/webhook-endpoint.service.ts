@@ -11,9 +11,9 @@ import { config } from '../../config.ts';
 import { webhookEndpointStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type CatalogEntry, customObjectCatalog, webhookCatalog } from '../../events/event-registry.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   type DefinitionNames,
   definitionNames,

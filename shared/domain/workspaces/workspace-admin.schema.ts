@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { roleNames } from '../../auth/grants.ts';
 import { adminRealm, defaultRealm, realmNamePattern } from '../../auth/realm-name.ts';
-import { storedVersion, text } from '../../http/fields.ts';
-import { pagedListSchema } from '../../http/list.ts';
-import { phoneNumber } from '../../http/phone-number.ts';
-import { paginationQuery, sortParam } from '../../http/query-params.ts';
+import { storedVersion, text } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { phoneNumber } from '../../schema/phone-number.ts';
+import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 
 export const workspaceStatuses = ['ACTIVE', 'INACTIVE', 'BILLING_LOCKED'] as const;
 

@@ -13,9 +13,9 @@ import { defaultRealm } from '../../auth/realm-name.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal, type PrincipalRecord, tableIdentityDirectory } from '../../data/directory.store.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../http/list.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { sendSetPasswordInvitation } from '../users/set-password-invitation.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type {

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { problemOf } from '../../test/support/problem-of.ts';
+import { parseOrThrow } from '../http/validation.ts';
 import { cssColor, dateTime, hexColor, lockVersion, text } from './fields.ts';
 import { phoneNumber } from './phone-number.ts';
-import { parseOrThrow } from './validation.ts';
 
 describe('Function: phoneNumber', () => {
   it.each([

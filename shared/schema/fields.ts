@@ -5,7 +5,7 @@
  * bundle libphonenumber's metadata.
  */
 import * as z from 'zod';
-import type { FieldIssueParams } from './validation.ts';
+import type { FieldIssueParams } from './field-error.ts';
 
 const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
 
