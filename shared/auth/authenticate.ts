@@ -5,10 +5,11 @@
  * a deactivation or role change takes effect within that lifetime (immediately in the local
  * stack, whose admin writes evict the entries).
  */
+
+import type { Principal } from '../auth/actor.ts';
 import { config } from '../config.ts';
 import { getPrincipal, type PrincipalRecord } from '../data/directory.store.ts';
 import { ProblemError } from '../http/problem.ts';
-import type { Principal } from '../http/request-context.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
 import { grantsOfRoles } from './grants.ts';
 import { authenticationProblem, bearerTokenOrThrow, verifyAccessTokenOrThrow } from './token-verifier.ts';

@@ -17,9 +17,10 @@
  * is named because none of the baseline roles that holds it would be refused), then a status
  * that is not a field worker's to set (missing_grant, `data.fields` ["status"]).
  */
+
+import type { Principal } from '../auth/actor.ts';
 import type { Grant } from '../auth/grants.ts';
 import { ProblemError } from '../http/problem.ts';
-import type { Principal } from '../http/request-context.ts';
 import type { CaseStatus } from './cases/case-enums.ts';
 import type { TourStatus } from './tours/tour.schema.ts';
 

@@ -4,7 +4,7 @@
  * the bookkeeping that changes on every write.
  */
 import { describe, expect, it } from 'vitest';
-import type { AuthenticatedContext } from '../http/request-context.ts';
+import type { Actor } from '../auth/actor.ts';
 import { domainEvent, previousAttributes } from './domain-event.ts';
 
 const stored = {
@@ -85,10 +85,9 @@ describe('Function: previousAttributes', () => {
 });
 
 describe('Function: domainEvent', () => {
-  const ctx: AuthenticatedContext = {
+  const ctx: Actor = {
     requestId: 'req-1',
     correlationId: 'corr-1',
-    baseUrl: 'http://localhost',
     workspaceId: 'ws-1',
     principal: { id: 'user-1', kind: 'user', workspaceId: 'ws-1', roles: ['admin'], grants: new Set() },
   };

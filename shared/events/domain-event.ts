@@ -5,10 +5,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuthenticatedContext } from '../http/request-context.ts';
+import type { Actor } from '../auth/actor.ts';
 import type { EventType } from './event-registry.ts';
 
-export type Actor = { type: 'USER'; id: string } | { type: 'SYSTEM' };
+/** Who the event says acted: a user or service account, or the service itself. */
+export type EventActor = { type: 'USER'; id: string } | { type: 'SYSTEM' };
 
 export interface DomainEvent {
   /** UUIDv7: time-ordered, used as the SSE event id and the webhook event_id. */
@@ -17,7 +18,7 @@ export interface DomainEvent {
   type: string;
   occurred_at: string;
   workspace_id: string;
-  actor?: Actor;
+  actor?: EventActor;
   request?: { id: string; correlation_id: string };
   resource: { type: string; id: string };
   data: {
@@ -67,7 +68,7 @@ export function systemEvent(
 }
 
 export function domainEvent(
-  ctx: AuthenticatedContext,
+  actor: Actor,
   type: EventType,
   resource: { type: string; id: string },
   object: Record<string, unknown>,
@@ -77,9 +78,9 @@ export function domainEvent(
     id: uuidv7(),
     type,
     occurred_at: new Date().toISOString(),
-    workspace_id: ctx.workspaceId,
-    actor: { type: 'USER', id: ctx.principal.id },
-    request: { id: ctx.requestId, correlation_id: ctx.correlationId },
+    workspace_id: actor.workspaceId,
+    actor: { type: 'USER', id: actor.principal.id },
+    request: { id: actor.requestId, correlation_id: actor.correlationId },
     resource,
     data: { object, ...(previous ? { previous_attributes: previous } : {}) },
   };

@@ -11,11 +11,11 @@
  */
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
+import type { Principal } from '../auth/actor.ts';
 import { instanceStore } from '../data/instance.store.ts';
 import type { StoredRecord } from '../data/table.ts';
 import { instanceAccess } from '../domain/custom-objects/instance-access.ts';
 import type { InstanceFilter } from '../domain/custom-objects/instance-filter.ts';
-import type { Principal } from '../http/request-context.ts';
 import type { CompiledSchema } from './schema-builder.ts';
 import type { WorkspaceModel } from './schema-model.ts';
 

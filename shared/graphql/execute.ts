@@ -27,8 +27,8 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
+import type { Actor } from '../auth/actor.ts';
 import { DataError } from '../data/data-error.ts';
-import type { AuthenticatedContext } from '../http/request-context.ts';
 import { logger } from '../observability/logger.ts';
 import { contextFor } from './context.ts';
 import { limitErrors } from './limits.ts';
@@ -133,7 +133,7 @@ function refused(mediaType: string, errors: readonly GraphQLError[], code: strin
 }
 
 export async function runGraphQL(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   request: GraphQLRequest,
   accept: string | undefined,
 ): Promise<GraphQLHttpAnswer> {

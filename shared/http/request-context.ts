@@ -1,16 +1,10 @@
 /**
  * What every operation knows about the request it serves: ids for correlation and, on
- * authenticated routes, the principal acting in its workspace.
+ * authenticated routes, the actor (shared/auth/actor.ts) acting in its workspace.
  */
-import type { Grant } from '../auth/grants.ts';
+import type { Actor } from '../auth/actor.ts';
 
-export interface Principal {
-  id: string;
-  kind: 'user' | 'service_account';
-  workspaceId: string;
-  roles: readonly string[];
-  grants: ReadonlySet<Grant>;
-}
+export type { Principal } from '../auth/actor.ts';
 
 export interface RequestContext {
   requestId: string;
@@ -19,7 +13,5 @@ export interface RequestContext {
   baseUrl: string;
 }
 
-export interface AuthenticatedContext extends RequestContext {
-  principal: Principal;
-  workspaceId: string;
-}
+/** An authenticated request: the actor, plus what only HTTP needs (the base URL). */
+export interface AuthenticatedContext extends RequestContext, Actor {}

@@ -8,8 +8,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
+import type { Principal } from '../auth/actor.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
-import type { Principal } from '../http/request-context.ts';
 import { stringifyWithoutNulls } from '../json/without-nulls.ts';
 import { controlEnvelope, type StreamEnvelope, streamMessageOf } from './stream-kinds.ts';
 

@@ -9,9 +9,10 @@
  * cases included) of cases assigned to them and tour events of their own tours; everyone with the
  * grant sees vehicle and area events.
  */
+
+import type { Principal } from '../auth/actor.ts';
 import type { Grant } from '../auth/grants.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
-import type { Principal } from '../http/request-context.ts';
 
 export interface StreamEnvelope {
   kind: string;

@@ -9,12 +9,12 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { areaStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
@@ -22,7 +22,7 @@ import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './
 const resource = (id: string) => ({ type: 'area', id });
 
 /** A page through the list indexes (data/lists.ts); default order created_at ascending, ties by id. */
-export async function listAreas(ctx: AuthenticatedContext, query: z.output<typeof AreaListQuery>) {
+export async function listAreas(ctx: Actor, query: z.output<typeof AreaListQuery>) {
   const { items, total } = await areaStore.page(ctx.workspaceId, {
     order: query.sort?.length ? query.sort : [{ field: 'created_at', direction: 'asc' }],
     page: query.page ?? 0,
@@ -31,16 +31,13 @@ export async function listAreas(ctx: AuthenticatedContext, query: z.output<typeo
   return { items, page: pageOf(total, query) };
 }
 
-export async function getArea(ctx: AuthenticatedContext, id: string): Promise<Area> {
+export async function getArea(ctx: Actor, id: string): Promise<Area> {
   const area = await areaStore.get(ctx.workspaceId, id);
   if (!area) throw notFound();
   return area;
 }
 
-export async function createArea(
-  ctx: AuthenticatedContext,
-  input: z.output<typeof CreateAreaSchema>,
-): Promise<Area> {
+export async function createArea(ctx: Actor, input: z.output<typeof CreateAreaSchema>): Promise<Area> {
   const now = new Date().toISOString();
   const area: Area = {
     id: uuidv7(),
@@ -63,7 +60,7 @@ export async function createArea(
 }
 
 export async function updateArea(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateAreaSchema>,
 ): Promise<Area> {
@@ -85,7 +82,7 @@ export async function updateArea(
 }
 
 /** The stream's internal area.waiting_time_updated, as one more outbox write, when waiting_time differs. */
-function waitingTimeEvents(ctx: AuthenticatedContext, before: Area | undefined, after: Area): TableWrite[] {
+function waitingTimeEvents(ctx: Actor, before: Area | undefined, after: Area): TableWrite[] {
   if (before?.waiting_time === after.waiting_time) return [];
   const event = domainEvent(ctx, 'area.waiting_time_updated', resource(after.id), after, {
     waiting_time: before?.waiting_time ?? null,
@@ -93,7 +90,7 @@ function waitingTimeEvents(ctx: AuthenticatedContext, before: Area | undefined, 
   return [outboxWrite(event)];
 }
 
-export async function deleteArea(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteArea(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Area>({
     load: () => areaStore.get(ctx.workspaceId, id),
     remove: (current) =>

@@ -3,14 +3,14 @@
  * newest first.
  */
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { auditLogStore } from '../../data/audit-log.store.ts';
 import { validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import type { AuditLogListQuery } from './audit-log.schema.ts';
 
-export async function listAuditLogs(ctx: AuthenticatedContext, query: z.output<typeof AuditLogListQuery>) {
+export async function listAuditLogs(ctx: Actor, query: z.output<typeof AuditLogListQuery>) {
   if (query.created_from && query.created_to && query.created_from > query.created_to) {
     throw validationProblem([
       queryFieldError('created_to', 'field-invalid', 'must not be before created_from'),

@@ -5,9 +5,9 @@
  * replaced, and recheck turns the provider's standing into the admin plane's lock transition.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Actor } from '../../auth/actor.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
 import { PaymentProviderError } from '../../billing/payment-provider.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import type { BillingAccountRecord } from './billing.store.ts';
 import type { StoredProfile } from './billing-profile.rules.ts';
 
@@ -57,7 +57,7 @@ const ctx = {
   baseUrl: 'http://127.0.0.1:3000',
   workspaceId: 'ws-1',
   principal: { id: 'user-1', kind: 'user', workspaceId: 'ws-1', roles: ['admin'], grants: new Set() },
-} as unknown as AuthenticatedContext;
+} as unknown as Actor;
 
 function scriptedProvider(overrides: Partial<PaymentProvider> = {}) {
   const calls: string[] = [];

@@ -31,6 +31,7 @@
  */
 
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import {
   type CustomerDetails,
   type PaymentProvider,
@@ -41,7 +42,6 @@ import {
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { conflict, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { changeWorkspaceState, getWorkspace } from '../workspaces/workspace-admin.service.ts';
@@ -76,12 +76,12 @@ function eventObject(profile: BillingProfile): Record<string, unknown> {
   return object;
 }
 
-export async function getBillingProfile(ctx: AuthenticatedContext): Promise<BillingProfile> {
+export async function getBillingProfile(ctx: Actor): Promise<BillingProfile> {
   return toBillingProfile(await readProfile(ctx.workspaceId));
 }
 
 export async function updateBillingProfile(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: z.output<typeof UpdateBillingProfileSchema>,
 ): Promise<BillingProfile> {
   const { lock_version: expected, ...patch } = input;
@@ -134,7 +134,7 @@ export async function updateBillingProfile(
 
 /** The first PATCH: the profile at lock_version 1; undefined when another first PATCH won. */
 async function createFirstProfile(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   patch: Parameters<typeof applyProfilePatch>[1],
 ): Promise<StoredProfile | undefined> {
   const { values, errors } = applyProfilePatch(undefined, patch);
@@ -319,7 +319,7 @@ async function customerOf(
 }
 
 export async function createBillingSession(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   kind: SessionKind,
   input: z.output<typeof CreateBillingSessionSchema> | undefined,
 ): Promise<{ url: string; expires_at: string }> {
@@ -343,7 +343,7 @@ export async function createBillingSession(
   });
 }
 
-export async function recheckBilling(ctx: AuthenticatedContext): Promise<BillingStatus> {
+export async function recheckBilling(ctx: Actor): Promise<BillingStatus> {
   const provider = await providerOrThrow();
   const workspaceId = ctx.workspaceId;
   return withProvider(async () => {

@@ -8,7 +8,7 @@
  * A case that is not theirs is answered exactly like a missing one (404), as a case of another
  * workspace is: its existence is not theirs to know either.
  */
-import type { Principal } from '../../http/request-context.ts';
+import type { Principal } from '../../auth/actor.ts';
 
 const fieldWorkRoles: ReadonlySet<string> = new Set(['technician', 'driver']);
 

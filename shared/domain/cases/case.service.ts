@@ -8,12 +8,12 @@
  * with the case as data.object.
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { areaStore, caseStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   assertOwner,
@@ -38,7 +38,7 @@ export function instantOfId(id: string): string {
 }
 
 /** A page through the list indexes; default order created_at descending (newest first). */
-export async function listCases(ctx: AuthenticatedContext, query: CaseListQueryInput) {
+export async function listCases(ctx: Actor, query: CaseListQueryInput) {
   const plan = caseListPlan(query, assigneeScopeOf(ctx.principal));
   if (!plan) return { items: [], page: pageOf(0, query) };
   const { items, total } = await caseStore.page(ctx.workspaceId, {
@@ -50,7 +50,7 @@ export async function listCases(ctx: AuthenticatedContext, query: CaseListQueryI
 }
 
 /** The case if it exists in the workspace and the caller may see it. */
-async function visibleCase(ctx: AuthenticatedContext, id: string): Promise<Case | undefined> {
+async function visibleCase(ctx: Actor, id: string): Promise<Case | undefined> {
   const found = await caseStore.get(ctx.workspaceId, id.toLowerCase());
   return found && canSeeCase(ctx.principal, found) ? found : undefined;
 }
@@ -59,13 +59,13 @@ async function visibleCase(ctx: AuthenticatedContext, id: string): Promise<Case 
  * The case a field worker writes: someone else's is 403 not_owner rather than the 404 a read
  * answers, since the write names a case the caller claims to work on and deserves the reason.
  */
-async function ownCase(ctx: AuthenticatedContext, id: string): Promise<Case | undefined> {
+async function ownCase(ctx: Actor, id: string): Promise<Case | undefined> {
   const found = await caseStore.get(ctx.workspaceId, id);
   if (found) assertOwner(found.assignee_id === ctx.principal.id.toLowerCase(), caseOwnWork);
   return found;
 }
 
-export async function getCase(ctx: AuthenticatedContext, id: string): Promise<Case> {
+export async function getCase(ctx: Actor, id: string): Promise<Case> {
   const found = await visibleCase(ctx, id);
   if (!found) throw notFound();
   return found;
@@ -164,7 +164,7 @@ function withOptional(record: Case, field: keyof Case, value: unknown): void {
   else (record as Record<string, unknown>)[field] = value;
 }
 
-export async function createCase(ctx: AuthenticatedContext, input: CreateCase): Promise<Case> {
+export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   const id = uuidv7();
   const now = instantOfId(id);
   const record: Case = {
@@ -190,7 +190,7 @@ export async function createCase(ctx: AuthenticatedContext, input: CreateCase): 
   return record;
 }
 
-export async function updateCase(ctx: AuthenticatedContext, id: string, patch: UpdateCase): Promise<Case> {
+export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Promise<Case> {
   // A field worker (cases:update:own alone) reports on its own cases only (own-work.ts): what it
   // may send is known before anything is read.
   const ownOnly = writesOwnWorkOnly(ctx.principal, caseOwnWork);
@@ -233,7 +233,7 @@ export async function updateCase(ctx: AuthenticatedContext, id: string, patch: U
   return after;
 }
 
-export async function deleteCase(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteCase(ctx: Actor, id: string): Promise<void> {
   const caseId = id.toLowerCase();
   await deleteExisting<Case>({
     load: () => visibleCase(ctx, caseId),

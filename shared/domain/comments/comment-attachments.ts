@@ -15,6 +15,7 @@
  *    is claimed in the comment's own transaction, so a file is attached to one comment only.
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import {
   deleteObject,
   describeObject,
@@ -31,7 +32,6 @@ import {
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import {
   type AttachmentType,
@@ -53,7 +53,7 @@ export const attachmentKeys = {
 };
 
 export async function createAttachmentUpload(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: CreateAttachmentUpload,
 ): Promise<AttachmentUpload> {
   const fileId = uuidv7();
@@ -101,10 +101,7 @@ export async function createAttachmentUpload(
  * An upload of the caller's and what became of it (the Location of the intent). Uploads are
  * private to their uploader until attached: anyone else's is 404, as a missing one.
  */
-export async function attachmentUploadStatus(
-  ctx: AuthenticatedContext,
-  fileId: string,
-): Promise<AttachmentUploadStatus> {
+export async function attachmentUploadStatus(ctx: Actor, fileId: string): Promise<AttachmentUploadStatus> {
   const upload = await commentAttachmentStore.get(ctx.workspaceId, fileId);
   if (!upload || upload.created_by !== ctx.principal.id)
     throw notFound('No upload of yours has this file_id.');
@@ -172,7 +169,7 @@ export interface ClaimedAttachments {
 
 /** Check and copy each upload named, and prepare their claims by `commentId`. */
 export async function claimAttachments(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   fileIds: readonly string[],
   commentId: string,
 ): Promise<ClaimedAttachments> {

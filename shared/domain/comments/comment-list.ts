@@ -13,8 +13,9 @@
  *   not read), 4 counter and marker items per target (BatchGetItem), and one key-range Query per
  *   target that has comments newer than the caller's marker.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { commentStore } from '../../data/comment.store.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { pageOf } from '../../schema/list.ts';
 import type { CommentListQueryInput, CommentSort } from './comment.schema.ts';
 import { queryMax } from './comment.service.ts';
@@ -34,14 +35,14 @@ interface Tally {
   readAt?: string;
 }
 
-async function unreadOf(ctx: AuthenticatedContext, target: CommentTarget, tally: Tally): Promise<number> {
+async function unreadOf(ctx: Actor, target: CommentTarget, tally: Tally): Promise<number> {
   if (tally.readAt === undefined) return Math.max(0, tally.live - tally.mine);
   const readAtMs = Date.parse(tally.readAt);
   if (tally.lastId === undefined || instantOfId(tally.lastId) <= readAtMs - clockSlackMs) return 0;
   return commentStore.countUnreadAfter(ctx.workspaceId, target.key, readAtMs, ctx.principal.id, queryMax());
 }
 
-export async function listComments(ctx: AuthenticatedContext, query: CommentListQueryInput) {
+export async function listComments(ctx: Actor, query: CommentListQueryInput) {
   const target = await requireTarget(ctx, query.target_type, query.target_id, 'query');
   const sort: CommentSort = query.sort ?? 'threaded:desc';
   const request = {
@@ -76,7 +77,7 @@ export async function listComments(ctx: AuthenticatedContext, query: CommentList
 
 /** Totals (tombstones left out) and the caller's unread counts of many targets of one type. */
 export async function commentCounts(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   query: { target_type: string; target_ids: readonly string[] },
 ) {
   const targets = await readableTargets(ctx, query.target_type, query.target_ids);
@@ -101,7 +102,7 @@ export async function commentCounts(
  * The caller has read every comment of the target so far: the marker is now, or the instant of the
  * newest comment if a writer's clock is ahead of ours.
  */
-export async function markRead(ctx: AuthenticatedContext, body: { target_type: string; target_id: string }) {
+export async function markRead(ctx: Actor, body: { target_type: string; target_id: string }) {
   const target = await requireTarget(ctx, body.target_type, body.target_id, 'body');
   const [tally] = await commentStore.tallies(ctx.workspaceId, [target.key], ctx.principal.id);
   const newest = tally?.lastId ? instantOfId(tally.lastId) : 0;

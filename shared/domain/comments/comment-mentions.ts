@@ -8,12 +8,13 @@
  * e-mail has words starting with the search words (the users' search tokens: it costs its
  * matches), by last name, at most `limit`; each with the Markdown to insert.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { keys } from '../../data/keys.ts';
 import { searchWords } from '../../data/lists.ts';
 import { getRecords } from '../../data/table.ts';
 import type { FieldError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { principalStore } from '../users/user.store.ts';
 import { commentLimits } from './comment.schema.ts';
 
@@ -52,7 +53,7 @@ export function mentionMarkdown(user: Pick<PrincipalRecord, 'id' | 'firstname' |
 }
 
 export async function mentionSuggestions(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   query: { search?: string | undefined; limit?: number | undefined },
 ) {
   const search = query.search?.trim() ? searchWords(query.search) : [];

@@ -7,11 +7,12 @@
  * `comment.reaction` event whose data.object names the comment (comment_id), the emoji, who, and
  * whether it was added or removed.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { commentStore, reactionAttribute, type StoredComment } from '../../data/comment.store.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { type Comment, type CommentEmoji, commentEmoji, isCommentEmoji } from './comment.schema.ts';
 import { commentResource, presentOne, visibleComment } from './comment.service.ts';
 
@@ -24,7 +25,7 @@ function refuseTombstone(comment: StoredComment): void {
 }
 
 function reactionEvent(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   comment: StoredComment,
   emoji: CommentEmoji,
   action: 'added' | 'removed',
@@ -45,7 +46,7 @@ const countOf = (comment: StoredComment, emoji: CommentEmoji) =>
   Number(comment[reactionAttribute(commentEmoji[emoji]) as `rx_${string}`] ?? 0);
 
 export async function addReaction(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   emoji: CommentEmoji,
 ): Promise<{ comment: Comment; added: boolean }> {
@@ -72,7 +73,7 @@ export async function addReaction(
   return { comment: await presentOne(ctx, after, target, `${comment.id}#${name}`), added: true };
 }
 
-export async function removeReaction(ctx: AuthenticatedContext, id: string, emoji: string): Promise<void> {
+export async function removeReaction(ctx: Actor, id: string, emoji: string): Promise<void> {
   if (!isCommentEmoji(emoji)) throw notFound('No reaction with this emoji exists; there are eight.');
   const { comment } = await visibleComment(ctx, id);
   refuseTombstone(comment);

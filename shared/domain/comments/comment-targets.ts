@@ -12,13 +12,14 @@
  * not disclosed: 404 where the target is named in the path or query, 422 at `#/target_id` where
  * it is named in a body. A target type naming no definition is 422 at `#/target_type`.
  */
+
+import type { Actor, Principal } from '../../auth/actor.ts';
 import type { Grant } from '../../auth/grants.ts';
 import { instanceStore } from '../../data/instance.store.ts';
 import { keys } from '../../data/keys.ts';
 import { areaStore, caseStore, deviceStore, tourStore, vehicleStore } from '../../data/stores.ts';
 import { getRecords, type Key, type StoredRecord } from '../../data/table.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { canSeeCase } from '../cases/case-visibility.ts';
@@ -82,7 +83,7 @@ interface ResolvedType {
 }
 
 /** The target type, or undefined when it names no definition of the workspace. */
-async function resolveType(ctx: AuthenticatedContext, type: string): Promise<ResolvedType | undefined> {
+async function resolveType(ctx: Actor, type: string): Promise<ResolvedType | undefined> {
   const [family, name = ''] = type.split(':');
   if (family === 'core') {
     const kind = coreKinds[name as CoreTargetType];
@@ -131,7 +132,7 @@ function unknownType(type: string, source: TargetSource): FieldError {
  * unknown, or a body naming a record that is not there for the caller) or 404 (path or query).
  */
 export async function requireTarget(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   type: string,
   rawId: string,
   source: TargetSource,
@@ -160,7 +161,7 @@ export async function requireTarget(
 
 /** The target of a stored comment, if the caller may still read it (else the comment is not theirs to see). */
 export async function readableTarget(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   type: string,
   id: string,
 ): Promise<CommentTarget | undefined> {
@@ -181,7 +182,7 @@ export async function readableTarget(
  * once: one BatchGetItem per 100 records (and, for a custom-object type, its definition and matrix).
  */
 export async function readableTargets(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   type: string,
   ids: readonly string[],
 ): Promise<CommentTarget[]> {

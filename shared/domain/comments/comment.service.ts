@@ -26,6 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import {
   commentDedupStore,
   commentStore,
@@ -35,7 +36,6 @@ import {
 } from '../../data/comment.store.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
 import { claimAttachments } from './comment-attachments.ts';
@@ -65,7 +65,7 @@ export function cannotEditOthers(detail: string, requiredGrants?: string[]): Pro
 
 /** A comment and its target, if the caller may read the target (else 404, as for a missing one). */
 export async function visibleComment(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
 ): Promise<{ comment: StoredComment; target: CommentTarget }> {
   const comment = await commentStore.get(ctx.workspaceId, id);
@@ -77,7 +77,7 @@ export async function visibleComment(
 
 /** One comment as the caller sees it: + its read marker, the caller's reactions and the people named. */
 export async function presentOne(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   comment: StoredComment,
   target: CommentTarget,
   /** A reaction of the caller just written (`<comment_id>#<emoji name>`), which a read could still miss. */
@@ -96,7 +96,7 @@ export async function presentOne(
   return toComment(comment, view);
 }
 
-export async function getComment(ctx: AuthenticatedContext, id: string): Promise<Comment> {
+export async function getComment(ctx: Actor, id: string): Promise<Comment> {
   const { comment, target } = await visibleComment(ctx, id);
   return presentOne(ctx, comment, target);
 }
@@ -122,7 +122,7 @@ function fingerprintOf(authorId: string, target: CommentTarget, body: string): s
 
 /** The comment a fresh guard names, when it is still what was posted (live, same body). */
 async function duplicateOf(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   guard: DedupGuard | undefined,
   body: string,
 ): Promise<StoredComment | undefined> {
@@ -132,7 +132,7 @@ async function duplicateOf(
 }
 
 export async function createComment(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: CreateComment,
 ): Promise<{ comment: Comment; created: boolean }> {
   const target = await requireTarget(ctx, input.target_type, input.target_id, 'body');
@@ -229,17 +229,13 @@ export async function createComment(
 /** Keys a tombstone withholds: a deletion's previous_attributes must not carry them back out. */
 const withheldByTombstone = ['body_markdown', 'reactions', 'mentions', 'attachments'];
 
-function updatedEvent(ctx: AuthenticatedContext, next: StoredComment, before: StoredComment) {
+function updatedEvent(ctx: Actor, next: StoredComment, before: StoredComment) {
   const previous = previousAttributes(eventObjectOf(before), eventObjectOf(next));
   if (next.is_deleted) for (const key of withheldByTombstone) delete previous[key];
   return domainEvent(ctx, 'comment.updated', commentResource(next.id), eventObjectOf(next), previous);
 }
 
-export async function updateComment(
-  ctx: AuthenticatedContext,
-  id: string,
-  patch: UpdateComment,
-): Promise<Comment> {
+export async function updateComment(ctx: Actor, id: string, patch: UpdateComment): Promise<Comment> {
   const { comment: found, target } = await visibleComment(ctx, id);
   if (found.author_id !== ctx.principal.id) {
     throw cannotEditOthers('Only the author of a comment can edit it.');
@@ -278,7 +274,7 @@ export async function updateComment(
 /** Marks that a state was reached already: nothing to write. */
 class AlreadyThere extends Error {}
 
-export async function deleteComment(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteComment(ctx: Actor, id: string): Promise<void> {
   const { comment: found } = await visibleComment(ctx, id);
   const byAuthor = found.author_id === ctx.principal.id;
   if (!byAuthor && !ctx.principal.grants.has('comments:update')) {
@@ -310,7 +306,7 @@ export async function deleteComment(ctx: AuthenticatedContext, id: string): Prom
   }
 }
 
-export async function restoreComment(ctx: AuthenticatedContext, id: string): Promise<Comment> {
+export async function restoreComment(ctx: Actor, id: string): Promise<Comment> {
   const { comment: found, target } = await visibleComment(ctx, id);
   const notDeleted = () =>
     new ProblemError('comments.cannot-restore-not-deleted', { detail: 'The comment is not deleted.' });

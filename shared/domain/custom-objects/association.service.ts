@@ -1,3 +1,4 @@
+import type { Actor, Principal } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { instanceOf, instanceStore, linkAttribute, linkedIds } from '../../data/instance.store.ts';
 import { keys } from '../../data/keys.ts';
@@ -6,7 +7,6 @@ import { definitionStore, relationStore } from '../../data/stores.ts';
 import { getRecord, type StoredRecord, type TableWrite, transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
 import { pageOf } from '../../schema/list.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionFor, schemaRef, toInstance } from './instance.service.ts';
@@ -41,7 +41,7 @@ function denied(grant: string, detail: string): ProblemError {
 }
 
 /** The relation with both definitions, writable (or readable) by the caller on both sides. */
-async function relationFor(ctx: AuthenticatedContext, relationId: string, need: 'read' | 'write') {
+async function relationFor(ctx: Actor, relationId: string, need: 'read' | 'write') {
   const relation = await relationStore.get(ctx.workspaceId, relationId);
   if (!relation) throw notFound('No custom-object relation has this id.');
   const [a, b] = await Promise.all(
@@ -75,7 +75,7 @@ const associationOf = (relationId: string, record: StoredRecord): Association =>
  * instances name it, and the definitions say which types they are.
  */
 function associationEvent(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   verb: 'created' | 'deleted',
   relation: { id: string; a: { definition_id: string }; b: { definition_id: string } },
   association: Omit<Association, 'created_at'> & { created_at?: string },
@@ -100,7 +100,7 @@ function associationEvent(
 const maxAttempts = 4;
 
 export async function associate(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   relationId: string,
   body: { side_a_instance_id: string; side_b_instance_id: string },
 ): Promise<Association> {
@@ -192,7 +192,7 @@ export async function associate(
 }
 
 export async function removeAssociation(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   relationId: string,
   aId: string,
   bId: string,
@@ -242,7 +242,7 @@ export async function removeAssociation(
  * of them (at most 1,000), in creation order.
  */
 export async function listAssociated(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   definitionSlug: string,
   instanceId: string,
   relationSlug: string,

@@ -10,6 +10,7 @@
  * then remove them too.
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { instanceListName, maxIndexedProperties } from '../../data/instance-list.ts';
 import { keys, listKeys } from '../../data/keys.ts';
@@ -18,7 +19,6 @@ import { definitionStore } from '../../data/stores.ts';
 import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
@@ -199,7 +199,7 @@ async function guarded(slug: string, write: () => Promise<void>): Promise<void> 
 }
 
 export async function listDefinitions(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   query: { page?: number; size?: number; sort?: Array<{ field: string; direction: 'asc' | 'desc' }> },
 ) {
   const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
@@ -210,17 +210,14 @@ export async function listDefinitions(
   return { items: items.map(toDefinition), page: pageOf(total, request) };
 }
 
-export async function getDefinition(
-  ctx: AuthenticatedContext,
-  slug: string,
-): Promise<CustomObjectDefinition> {
+export async function getDefinition(ctx: Actor, slug: string): Promise<CustomObjectDefinition> {
   const definition = await findDefinition(ctx.workspaceId, slug);
   if (!definition) throw notFound();
   return toDefinition(definition);
 }
 
 export async function createDefinition(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   body: Record<string, unknown>,
 ): Promise<CustomObjectDefinition> {
   const now = new Date().toISOString();
@@ -267,7 +264,7 @@ function mergedProperties(current: Record<string, unknown>, patch: Record<string
 }
 
 export async function updateDefinition(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   body: Record<string, unknown>,
 ): Promise<CustomObjectDefinition> {
@@ -341,7 +338,7 @@ export async function updateDefinition(
   return toDefinition(after);
 }
 
-export async function deleteDefinition(ctx: AuthenticatedContext, slug: string): Promise<void> {
+export async function deleteDefinition(ctx: Actor, slug: string): Promise<void> {
   const found = await findDefinition(ctx.workspaceId, slug);
   if (!found) throw notFound();
   await deleteExisting<CustomObjectDefinition>({

@@ -10,9 +10,9 @@
  *   anyway, always pass. A new PROTECTED type has an empty matrix: only they reach it.
  */
 
+import type { Principal } from '../../auth/actor.ts';
 import { keys } from '../../data/keys.ts';
 import { getRecord } from '../../data/table.ts';
-import type { Principal } from '../../http/request-context.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import type { PermissionEntry } from './permission-entry.ts';
 

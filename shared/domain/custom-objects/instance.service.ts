@@ -7,6 +7,7 @@
  * "Custom-object subscriptions").
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import { instanceOf, instanceStore, type StoredInstance } from '../../data/instance.store.ts';
 import { instanceList } from '../../data/instance-list.ts';
 import type { ListOrder } from '../../data/list-read.ts';
@@ -14,7 +15,6 @@ import type { StoredRecord } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import { creationLinks } from './association.service.ts';
@@ -76,7 +76,7 @@ const verbs = ['created', 'updated', 'deleted'] as const;
 
 /** An event of an instance: `custom_object.<slug>.<verb>`, naming the definition by id and slug. */
 function instanceEvent(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   definition: CustomObjectDefinition,
   verb: (typeof verbs)[number],
   instance: StoredInstance,
@@ -105,7 +105,7 @@ function accessDenied(grant: string, detail: string): ProblemError {
 
 /** The definition a path names, readable (or writable) by the caller; 404 when unknown. */
 export async function definitionFor(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   need: 'read' | 'write',
 ): Promise<CustomObjectDefinition> {
@@ -127,13 +127,13 @@ export async function definitionFor(
   return definition;
 }
 
-async function findInstance(ctx: AuthenticatedContext, definition: CustomObjectDefinition, id: string) {
+async function findInstance(ctx: Actor, definition: CustomObjectDefinition, id: string) {
   const record = await instanceStore.get(ctx.workspaceId, definition.id, id);
   if (!record) throw notFound();
   return record;
 }
 
-export async function getInstance(ctx: AuthenticatedContext, slug: string, id: string) {
+export async function getInstance(ctx: Actor, slug: string, id: string) {
   const definition = await definitionFor(ctx, slug, 'read');
   return toInstance(definition, await findInstance(ctx, definition, id));
 }
@@ -164,7 +164,7 @@ function sortOrders(definition: CustomObjectDefinition, sort: readonly string[] 
 }
 
 export async function listInstances(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   query: { page?: number; size?: number; sort?: string[] },
 ) {
@@ -216,7 +216,7 @@ function readOnlyErrors(
 }
 
 export async function createInstance(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   body: { data: Data; relations?: Record<string, unknown> },
 ): Promise<CustomObjectInstance> {
@@ -275,7 +275,7 @@ export function mergeData(target: Data, patch: Data): Data {
 }
 
 export async function updateInstance(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   id: string,
   body: { data?: Data; lock_version?: number | null },
@@ -310,7 +310,7 @@ export async function updateInstance(
   return toInstance(definition, after);
 }
 
-export async function deleteInstance(ctx: AuthenticatedContext, slug: string, id: string): Promise<void> {
+export async function deleteInstance(ctx: Actor, slug: string, id: string): Promise<void> {
   const definition = await definitionFor(ctx, slug, 'write');
   let removed: StoredRecord | undefined;
   await deleteExisting<StoredInstance>({

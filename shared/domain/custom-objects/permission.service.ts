@@ -5,18 +5,18 @@
  * replacement emits custom_object_definition.permissions.updated.
  */
 
+import type { Actor } from '../../auth/actor.ts';
 import { roleNames } from '../../auth/grants.ts';
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { findDefinition } from './definition.service.ts';
 import { matrixOf, type PermissionEntry } from './instance-access.ts';
 
-async function protectedDefinition(ctx: AuthenticatedContext, slug: string): Promise<CustomObjectDefinition> {
+async function protectedDefinition(ctx: Actor, slug: string): Promise<CustomObjectDefinition> {
   const definition = await findDefinition(ctx.workspaceId, slug);
   if (!definition) throw notFound(`No custom-object definition has the slug ${slug}.`);
   const owner = ctx.principal.roles.includes('owner');
@@ -82,7 +82,7 @@ const toEntry = (entry: PermissionEntry): PermissionEntry => ({
   level: entry.level,
 });
 
-export async function getPermissions(ctx: AuthenticatedContext, slug: string) {
+export async function getPermissions(ctx: Actor, slug: string) {
   const definition = await protectedDefinition(ctx, slug);
   return {
     definition_slug: definition.slug,
@@ -90,11 +90,7 @@ export async function getPermissions(ctx: AuthenticatedContext, slug: string) {
   };
 }
 
-export async function replacePermissions(
-  ctx: AuthenticatedContext,
-  slug: string,
-  body: { entries: PermissionEntry[] },
-) {
+export async function replacePermissions(ctx: Actor, slug: string, body: { entries: PermissionEntry[] }) {
   const definition = await protectedDefinition(ctx, slug);
   const errors = entryErrors(body.entries);
   if (errors.length > 0) throw validationProblem(errors);

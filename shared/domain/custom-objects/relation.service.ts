@@ -17,13 +17,13 @@
  *   written in the delete's own transaction, so nothing is left behind).
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { definitionStore, relationStore } from '../../data/stores.ts';
 import { transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import type { ProblemType } from '../../http/problem-types.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { pageOf, paginate } from '../../schema/list.ts';
 import { deleteExisting } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
@@ -203,7 +203,7 @@ function badRequest(errors: LocatedError[]): ProblemError {
 }
 
 export async function createRelations(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   body: { relations: CreateRelation[] },
 ): Promise<{ items: Relation[]; page: ReturnType<typeof pageOf> }> {
   const [all, definitions] = await Promise.all([
@@ -322,7 +322,7 @@ export async function createRelations(
 const relationReaders = ['custom-objects:definitions:update', 'custom-objects:instances:update'] as const;
 
 export async function listRelationsOfDefinition(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   slug: string,
   query: { page?: number | undefined; size?: number | undefined },
 ) {
@@ -344,7 +344,7 @@ export async function listRelationsOfDefinition(
   return paginate(own, query);
 }
 
-export async function deleteRelation(ctx: AuthenticatedContext, relationId: string): Promise<void> {
+export async function deleteRelation(ctx: Actor, relationId: string): Promise<void> {
   const definitions = await definitionsOf(ctx.workspaceId);
   const removed = await deleteExisting<StoredRelation>({
     load: () => relationStore.get(ctx.workspaceId, relationId),

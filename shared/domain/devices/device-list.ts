@@ -18,6 +18,7 @@
  * other filters checked on them, ordered in memory and counted.
  */
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import {
   comparatorOf,
   countersOf,
@@ -29,7 +30,6 @@ import { deviceList, deviceModelFacetValue, searchWords, workspaceScope } from '
 import { deviceStore } from '../../data/stores.ts';
 import { getRecords, type StoredRecord } from '../../data/table.ts';
 import { validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import type { Device, DeviceListQuery, StoredDevice } from './device.schema.ts';
@@ -74,7 +74,7 @@ export function boxOf(query: Query): Box | undefined {
 }
 
 export async function listDevices(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   query: Query,
 ): Promise<{ items: Device[]; page: ReturnType<typeof pageOf> }> {
   const box = boxOf(query);

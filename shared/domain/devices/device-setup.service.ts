@@ -12,10 +12,11 @@
  * Payloads hold secrets: they are in this answer (or the SMS) only, never in device reads, events
  * or logs.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
 import { deviceStore } from '../../data/stores.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { smsSender } from '../../sms/sms-sender.ts';
 import type { DeviceKind, StoredDevice } from './device.schema.ts';
 import { hashSecret, newIntakeSecret, storeSecret } from './device-state.store.ts';
@@ -30,7 +31,7 @@ const setupTypes: Record<DeviceKind, 'ENROLLMENT_LINK' | 'INTAKE_URL' | 'CONNECT
   TRACKING_DEVICE: 'CONNECTION_PROFILE',
 };
 
-async function existing(ctx: AuthenticatedContext, id: string): Promise<StoredDevice> {
+async function existing(ctx: Actor, id: string): Promise<StoredDevice> {
   const device = await deviceStore.get(ctx.workspaceId, id);
   if (!device) throw notFound();
   return device;
@@ -57,7 +58,7 @@ export function enrollmentLinkOf(deviceId: string, secret: string): string {
   return `${config().baseUrl}/enroll?device_id=${deviceId}#secret=${encodeURIComponent(secret)}`;
 }
 
-export async function issueSetupCode(ctx: AuthenticatedContext, id: string) {
+export async function issueSetupCode(ctx: Actor, id: string) {
   const device = await existing(ctx, id);
   const { secret, expiresAt } = await issueSecret(ctx.workspaceId, device.id);
   const intake = { intake_url: intakeUrlOf(device.id), intake_secret: secret };
@@ -96,7 +97,7 @@ export async function issueSetupCode(ctx: AuthenticatedContext, id: string) {
 }
 
 /** SERVICE_APP devices only, to their phone_number: the enrollment link goes into the SMS alone. */
-export async function sendSetupSms(ctx: AuthenticatedContext, id: string) {
+export async function sendSetupSms(ctx: Actor, id: string) {
   const device = await existing(ctx, id);
   if (device.kind !== 'SERVICE_APP') {
     throw validationProblem([
@@ -125,7 +126,7 @@ export async function sendSetupSms(ctx: AuthenticatedContext, id: string) {
 }
 
 /** A new secret nobody is shown: the current one is refused at once. */
-export async function rotateIntakeSecret(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function rotateIntakeSecret(ctx: Actor, id: string): Promise<void> {
   const device = await existing(ctx, id);
   await issueSecret(ctx.workspaceId, device.id);
 }

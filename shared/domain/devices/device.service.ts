@@ -11,12 +11,12 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { keys } from '../../data/keys.ts';
 import { deviceStore } from '../../data/stores.ts';
 import { getRecords, incrementCounter } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type {
   CreateDeviceSchema,
@@ -98,7 +98,7 @@ export async function findDevice(workspaceId: string, id: string): Promise<Store
   return deviceStore.get(workspaceId, id.toLowerCase());
 }
 
-export async function getDevice(ctx: AuthenticatedContext, id: string, withState: boolean): Promise<Device> {
+export async function getDevice(ctx: Actor, id: string, withState: boolean): Promise<Device> {
   const [device, state] = await Promise.all([
     deviceStore.get(ctx.workspaceId, id),
     withState ? readState(ctx.workspaceId, id) : undefined,
@@ -121,10 +121,7 @@ export async function withStates(
   return devices.map((device, index) => toDevice(device, states[index] ?? null));
 }
 
-export async function createDevice(
-  ctx: AuthenticatedContext,
-  input: z.output<typeof CreateDeviceSchema>,
-): Promise<Device> {
+export async function createDevice(ctx: Actor, input: z.output<typeof CreateDeviceSchema>): Promise<Device> {
   const naturalId = await incrementCounter(keys.deviceSequence(ctx.workspaceId), 'sequence', 'value', 1);
   const now = new Date().toISOString();
   const device: StoredDevice = {
@@ -153,7 +150,7 @@ export async function createDevice(
 }
 
 export async function updateDevice(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateDeviceSchema>,
 ): Promise<Device> {
@@ -185,7 +182,7 @@ export async function updateDevice(
 }
 
 /** device.updated with the previous values of the fields that changed. */
-function updatedEvent(ctx: AuthenticatedContext, next: StoredDevice, stored: StoredDevice) {
+function updatedEvent(ctx: Actor, next: StoredDevice, stored: StoredDevice) {
   return domainEvent(
     ctx,
     'device.updated',
@@ -197,7 +194,7 @@ function updatedEvent(ctx: AuthenticatedContext, next: StoredDevice, stored: Sto
 
 /** activate / deactivate: the state asked for (already there: the device as it is, no event). */
 export async function setProvisioningState(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   state: ProvisioningState,
 ): Promise<Device> {
@@ -226,7 +223,7 @@ export async function setProvisioningState(
  * The device and its state go in one transaction (its secret with it: intake is refused at
  * once); the telemetry history follows in bounded steps (device-history.consumer.ts).
  */
-export async function deleteDevice(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteDevice(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<StoredDevice>({
     load: () => deviceStore.get(ctx.workspaceId, id),
     remove: (current) =>
@@ -239,7 +236,7 @@ export async function deleteDevice(ctx: AuthenticatedContext, id: string): Promi
   });
 }
 
-export async function getCurrentState(ctx: AuthenticatedContext, id: string): Promise<DeviceCurrentState> {
+export async function getCurrentState(ctx: Actor, id: string): Promise<DeviceCurrentState> {
   const [device, state] = await Promise.all([
     deviceStore.get(ctx.workspaceId, id),
     readState(ctx.workspaceId, id),
@@ -253,7 +250,7 @@ export async function getCurrentState(ctx: AuthenticatedContext, id: string): Pr
  * ids of other workspaces or of no device are left out (they are not visible). Two BatchGetItem.
  */
 export async function getCurrentStates(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   ids: readonly string[],
 ): Promise<{ items: DeviceCurrentState[] }> {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];

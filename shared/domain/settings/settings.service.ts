@@ -6,12 +6,13 @@
  * last write wins (SPEC.md rule 8), and same-container PATCHes of one singleton queue
  * (keyed-mutex.ts) so none is merged into a stale read.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { getRecord, transactWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { type assistantModes, toolModeOf } from './settings.schema.ts';
 
@@ -93,15 +94,11 @@ function published(name: SingletonName, workspaceId: string, stored: Fields | un
   };
 }
 
-export async function getSettings(ctx: AuthenticatedContext, name: SingletonName): Promise<Fields> {
+export async function getSettings(ctx: Actor, name: SingletonName): Promise<Fields> {
   return published(name, ctx.workspaceId, await getRecord(keys.settings(ctx.workspaceId, name)));
 }
 
-export async function updateSettings(
-  ctx: AuthenticatedContext,
-  name: SingletonName,
-  patch: Fields,
-): Promise<Fields> {
+export async function updateSettings(ctx: Actor, name: SingletonName, patch: Fields): Promise<Fields> {
   const spec: Singleton = singletons[name];
   return serialized(`settings:${ctx.workspaceId}:${name}`, async () => {
     const key = keys.settings(ctx.workspaceId, name);

@@ -13,13 +13,13 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { keys } from '../../data/keys.ts';
 import { skillStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
@@ -34,7 +34,7 @@ export const defaultSkillType = 'GENERAL';
 const shortKeyLock = (workspaceId: string) => `skill-short-keys:${workspaceId}`;
 
 /** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
-export async function listSkills(ctx: AuthenticatedContext, query: z.output<typeof SkillListQuery>) {
+export async function listSkills(ctx: Actor, query: z.output<typeof SkillListQuery>) {
   const { items, total } = await skillStore.page(ctx.workspaceId, {
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
     page: query.page ?? 0,
@@ -43,16 +43,13 @@ export async function listSkills(ctx: AuthenticatedContext, query: z.output<type
   return { items, page: pageOf(total, query) };
 }
 
-export async function getSkill(ctx: AuthenticatedContext, id: string): Promise<Skill> {
+export async function getSkill(ctx: Actor, id: string): Promise<Skill> {
   const skill = await skillStore.get(ctx.workspaceId, id);
   if (!skill) throw notFound();
   return skill;
 }
 
-export async function createSkill(
-  ctx: AuthenticatedContext,
-  input: z.output<typeof CreateSkillSchema>,
-): Promise<Skill> {
+export async function createSkill(ctx: Actor, input: z.output<typeof CreateSkillSchema>): Promise<Skill> {
   return serialized(shortKeyLock(ctx.workspaceId), async () => {
     const existing = await skillStore.list(ctx.workspaceId);
     if (input.short_key !== undefined) assertShortKeyFree(existing, input.short_key);
@@ -86,7 +83,7 @@ export async function createSkill(
 }
 
 export async function updateSkill(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateSkillSchema>,
 ): Promise<Skill> {
@@ -125,7 +122,7 @@ export async function updateSkill(
   });
 }
 
-export async function deleteSkill(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteSkill(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Skill>({
     load: () => skillStore.get(ctx.workspaceId, id),
     remove: (current) =>

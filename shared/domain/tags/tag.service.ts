@@ -6,11 +6,11 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { tagStore } from '../../data/stores.ts';
 import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
@@ -28,7 +28,7 @@ function stored(tag: Tag): StoredTag {
   return rest;
 }
 
-async function loadTag(ctx: AuthenticatedContext, id: string): Promise<Tag | undefined> {
+async function loadTag(ctx: Actor, id: string): Promise<Tag | undefined> {
   const [tag, usage] = await Promise.all([tags.get(ctx.workspaceId, id), tagUsage(ctx.workspaceId, id)]);
   return tag && withUsage(tag, usage);
 }
@@ -38,7 +38,7 @@ async function loadTag(ctx: AuthenticatedContext, id: string): Promise<Tag | und
  * usage counts of the page's tags come with one BatchGetItem. Ordered by usage_count, the walk
  * reads the tags' counter items and the page's tags are read by id.
  */
-export async function listTags(ctx: AuthenticatedContext, query: z.output<typeof TagListQuery>) {
+export async function listTags(ctx: Actor, query: z.output<typeof TagListQuery>) {
   const order = query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' as const }];
   const byUsage = order[0]?.field === 'usage_count';
   const { items, total } = await tags.page(ctx.workspaceId, {
@@ -57,16 +57,13 @@ export async function listTags(ctx: AuthenticatedContext, query: z.output<typeof
   };
 }
 
-export async function getTag(ctx: AuthenticatedContext, id: string): Promise<Tag> {
+export async function getTag(ctx: Actor, id: string): Promise<Tag> {
   const tag = await loadTag(ctx, id);
   if (!tag) throw notFound();
   return tag;
 }
 
-export async function createTag(
-  ctx: AuthenticatedContext,
-  input: z.output<typeof CreateTagSchema>,
-): Promise<Tag> {
+export async function createTag(ctx: Actor, input: z.output<typeof CreateTagSchema>): Promise<Tag> {
   const now = new Date().toISOString();
   const tag: Tag = {
     id: uuidv7(),
@@ -84,7 +81,7 @@ export async function createTag(
 }
 
 export async function updateTag(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateTagSchema>,
 ): Promise<Tag> {
@@ -107,7 +104,7 @@ export async function updateTag(
 }
 
 /** Users still carrying a deleted tag stop showing it; its counter goes with it. */
-export async function deleteTag(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteTag(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Tag>({
     load: () => loadTag(ctx, id),
     remove: (current) =>

@@ -7,11 +7,11 @@
  */
 
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import { objectReadUrl } from '../../aws/upload-bucket.ts';
 import { keys } from '../../data/keys.ts';
 import { getRecord } from '../../data/table.ts';
-import { type Actor, type DomainEvent, previousAttributes } from '../../events/domain-event.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
+import { type DomainEvent, type EventActor, previousAttributes } from '../../events/domain-event.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { replaceWorkspace } from '../workspaces/workspace-admin.store.ts';
 import type { TenantRecord } from './tenant.service.ts';
@@ -39,11 +39,11 @@ export async function assetUrlOf(asset: TenantAsset): Promise<string> {
 /** Who changes the tenant's assets: the caller of a request, or the service on an uploader's behalf. */
 export interface AssetWriter {
   workspaceId: string;
-  actor: Actor;
+  actor: EventActor;
   request?: { requestId: string; correlationId: string };
 }
 
-function writerOf(by: AuthenticatedContext | AssetWriter): AssetWriter {
+function writerOf(by: Actor | AssetWriter): AssetWriter {
   if ('principal' in by) {
     return {
       workspaceId: by.workspaceId,
@@ -117,7 +117,7 @@ export interface AssetChange {
  * not replace it); the answer's `current` then is that later asset.
  */
 export async function setTenantAsset(
-  by: AuthenticatedContext | AssetWriter,
+  by: Actor | AssetWriter,
   kind: TenantAssetKind,
   asset: TenantAsset | undefined,
   options: { onlyIfNewer?: boolean } = {},

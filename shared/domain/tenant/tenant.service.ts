@@ -7,11 +7,11 @@
  * workspace for its status only, never for this record.
  */
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { keys } from '../../data/keys.ts';
 import { getRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { mergePatch, updateVersioned } from '../versioned-write.ts';
 import { type AdminWorkspaceRecord, replaceWorkspace } from '../workspaces/workspace-admin.store.ts';
 import type { Tenant, UpdateTenantSchema } from './tenant.schema.ts';
@@ -49,16 +49,13 @@ export async function readTenant(workspaceId: string): Promise<TenantRecord | un
   return (await getRecord(keys.workspace(workspaceId), { consistent: true })) as TenantRecord | undefined;
 }
 
-export async function getTenant(ctx: AuthenticatedContext): Promise<Tenant> {
+export async function getTenant(ctx: Actor): Promise<Tenant> {
   const record = await readTenant(ctx.workspaceId);
   if (!record) throw notFound();
   return toTenant(record);
 }
 
-export async function updateTenant(
-  ctx: AuthenticatedContext,
-  patch: z.output<typeof UpdateTenantSchema>,
-): Promise<Tenant> {
+export async function updateTenant(ctx: Actor, patch: z.output<typeof UpdateTenantSchema>): Promise<Tenant> {
   const { lock_version: expectedVersion, ...fields } = patch;
   const { after } = await updateVersioned<TenantRecord>({
     key: `workspace:${ctx.workspaceId}`,

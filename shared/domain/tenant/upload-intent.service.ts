@@ -17,6 +17,7 @@
  *    idempotent or conditional, so the loser reads the winner's outcome.
  */
 import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
 import {
   deleteObject,
   describeObject,
@@ -28,7 +29,6 @@ import { config } from '../../config.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import { type AssetWriter, setTenantAsset } from './tenant-assets.ts';
 import type { CreateUpload, UploadIntent, UploadStatusRecord } from './upload.schema.ts';
@@ -70,11 +70,7 @@ export function parsePendingKey(
   return { workspaceId: match[1] as string, kind: match[2] as UploadKind, fileId: match[3] as string };
 }
 
-export async function createUpload(
-  ctx: AuthenticatedContext,
-  kind: UploadKind,
-  input: CreateUpload,
-): Promise<UploadIntent> {
+export async function createUpload(ctx: Actor, kind: UploadKind, input: CreateUpload): Promise<UploadIntent> {
   const fileId = uuidv7();
   const seconds = config().uploadFormSeconds;
   const pendingKey = uploadKeys.pending(ctx.workspaceId, kind, fileId);
@@ -115,7 +111,7 @@ export async function createUpload(
 
 /** The status record of an upload of this workspace and kind; checks the file when it is still pending. */
 export async function getUploadStatus(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   kind: UploadKind,
   fileId: string,
 ): Promise<UploadStatusRecord> {
@@ -255,7 +251,7 @@ async function bestEffort(what: string, task: () => Promise<void>): Promise<void
 }
 
 /** Remove the tenant's logo or favicon (nothing to remove is no error) and its file. */
-export async function removeTenantAsset(ctx: AuthenticatedContext, kind: UploadKind): Promise<void> {
+export async function removeTenantAsset(ctx: Actor, kind: UploadKind): Promise<void> {
   const { previous } = await setTenantAsset(ctx, kind, undefined);
   if (previous) await bestEffort(`delete the removed ${kind}`, () => deleteObject(previous.key));
 }

@@ -22,12 +22,12 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor, Principal } from '../../auth/actor.ts';
 import type { ListOrder, ListRequest } from '../../data/list-read.ts';
 import { tourStore } from '../../data/stores.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext, Principal } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   assertOwner,
@@ -61,7 +61,7 @@ function canSee(principal: Pick<Principal, 'id' | 'roles'>, tour: Tour): boolean
 /** Default order: date ascending; ties in creation order (ids are UUIDv7). */
 const defaultOrder: ListOrder[] = [{ field: 'date', direction: 'asc' }];
 
-export async function listTours(ctx: AuthenticatedContext, query: Query) {
+export async function listTours(ctx: Actor, query: Query) {
   const scope = driverScopeOf(ctx.principal);
   const askedDriver = query.driver_id?.toLowerCase();
   // A field worker asking for another driver's tours gets none: they are not theirs to see.
@@ -101,16 +101,13 @@ export async function listTours(ctx: AuthenticatedContext, query: Query) {
   return { items, page: pageOf(total, query) };
 }
 
-export async function getTour(ctx: AuthenticatedContext, id: string): Promise<Tour> {
+export async function getTour(ctx: Actor, id: string): Promise<Tour> {
   const tour = await tourStore.get(ctx.workspaceId, id);
   if (!tour || !canSee(ctx.principal, tour)) throw notFound();
   return tour;
 }
 
-export async function createTour(
-  ctx: AuthenticatedContext,
-  input: z.output<typeof CreateTourSchema>,
-): Promise<Tour> {
+export async function createTour(ctx: Actor, input: z.output<typeof CreateTourSchema>): Promise<Tour> {
   await assertReferences(ctx.workspaceId, input);
   const now = new Date().toISOString();
   const tour: Tour = {
@@ -130,7 +127,7 @@ export async function createTour(
 }
 
 export async function updateTour(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateTourSchema>,
 ): Promise<Tour> {
@@ -169,7 +166,7 @@ export async function updateTour(
   return after;
 }
 
-export async function deleteTour(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteTour(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Tour>({
     load: async () => {
       const tour = await tourStore.get(ctx.workspaceId, id);

@@ -7,6 +7,7 @@
  * have no password: 403 access-denied, reason resource_locked.
  */
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { hashPassword } from '../../auth/password-hash.ts';
 import {
   type CredentialRecord,
@@ -16,19 +17,18 @@ import {
 } from '../../data/directory.store.ts';
 import { transactWrite } from '../../data/table.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { passwordMatches, recordFailedPasswordCheck } from './account.service.ts';
 import { catalogsFor, toUser } from './user.representation.ts';
 import type { ChangePasswordSchema, User } from './user.schema.ts';
 
-export async function getMe(ctx: AuthenticatedContext): Promise<User> {
+export async function getMe(ctx: Actor): Promise<User> {
   const principal = await getPrincipal(ctx.workspaceId, ctx.principal.id);
   if (!principal) throw notFound('The caller no longer exists.');
   return toUser(principal, await catalogsFor(ctx.workspaceId, [principal]));
 }
 
 export async function changeOwnPassword(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: z.output<typeof ChangePasswordSchema>,
 ): Promise<void> {
   const { workspaceId } = ctx;

@@ -7,6 +7,8 @@
  * write (no new lock_version, no event). The workspace owner cannot be deactivated (403
  * resource_locked): a workspace always keeps someone who can administer it.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { DataError } from '../../data/data-error.ts';
 import {
@@ -20,7 +22,6 @@ import {
 import { outboxWrite } from '../../data/outbox.ts';
 import { type TableWrite, transactWrite } from '../../data/table.ts';
 import { conflict, notFound, ProblemError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { userFailuresReset } from './brute-force.ts';
 import { loadCatalogs, toUser } from './user.representation.ts';
 import type { User } from './user.schema.ts';
@@ -34,7 +35,7 @@ function ownerLocked(): ProblemError {
   });
 }
 
-export async function deactivateUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
+export async function deactivateUser(ctx: Actor, userId: string): Promise<User> {
   const [user, catalogs] = await Promise.all([
     findUserOrThrow(ctx.workspaceId, userId),
     loadCatalogs(ctx.workspaceId),
@@ -59,7 +60,7 @@ export async function deactivateUser(ctx: AuthenticatedContext, userId: string):
  * `resetWhenActive`, an ACTIVE user's failed sign-ins are forgotten too (no user write).
  */
 async function reactivate(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   from: ReadonlyArray<PrincipalRecord['status']>,
   resetWhenActive = false,
@@ -89,7 +90,7 @@ async function reactivate(
 }
 
 /** Any state → ACTIVE; an ACTIVE user is answered unchanged (its failed sign-ins are reset). */
-export function activateUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
+export function activateUser(ctx: Actor, userId: string): Promise<User> {
   return reactivate(ctx, userId, ['BLOCKED', 'INACTIVE'], true);
 }
 
@@ -98,7 +99,7 @@ export function activateUser(ctx: AuthenticatedContext, userId: string): Promise
  * unblocked user is told by e-mail, with a link to set a new password (ten wrong passwords
  * usually mean a forgotten one) that continues at the caller's Origin when it sent one.
  */
-export function unblockUser(ctx: AuthenticatedContext, userId: string, origin?: string): Promise<User> {
+export function unblockUser(ctx: Actor, userId: string, origin?: string): Promise<User> {
   return reactivate(ctx, userId, ['BLOCKED'], false, async (user) => {
     const workspace = await getWorkspace(ctx.workspaceId);
     if (workspace) await invite(workspace.realm, user, origin, 'recovery');
@@ -107,7 +108,7 @@ export function unblockUser(ctx: AuthenticatedContext, userId: string, origin?: 
 
 /** A new set-password link by e-mail, while the user has not set a password yet. */
 export async function resendSetPasswordEmail(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   origin: string | undefined,
 ): Promise<void> {
@@ -132,7 +133,7 @@ export async function resendSetPasswordEmail(
  * A service account that holds the owner role by its client configuration keeps it: only
  * users are changed. Transferring to the current owner changes nothing.
  */
-export async function transferOwnership(ctx: AuthenticatedContext, userId: string): Promise<User> {
+export async function transferOwnership(ctx: Actor, userId: string): Promise<User> {
   const workspaceId = ctx.workspaceId;
   const [principals, catalogs] = await Promise.all([listPrincipals(workspaceId), loadCatalogs(workspaceId)]);
   const target = principals.find((p) => p.id === userId && p.kind === 'user');

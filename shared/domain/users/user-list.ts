@@ -16,12 +16,12 @@
  * The page's users are read with one BatchGetItem, their skills and tags with one each.
  */
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { entriesWithValue, type ListOrder } from '../../data/list-read.ts';
 import { searchWords, tagList, userStatuses, workspaceScope } from '../../data/lists.ts';
 import { skillStore } from '../../data/stores.ts';
 import { getRecords, type StoredRecord } from '../../data/table.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { roleNameOf } from '../roles/role.catalog.ts';
 import { catalogsFor, toUser } from './user.representation.ts';
@@ -92,7 +92,7 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
   return filters;
 }
 
-export async function listUsers(ctx: AuthenticatedContext, query: Query) {
+export async function listUsers(ctx: Actor, query: Query) {
   const filters = await filtersOf(ctx.workspaceId, query);
   const order = query.sort?.length
     ? query.sort.map((o) => ({ field: orderField[o.field] ?? o.field, direction: o.direction }))

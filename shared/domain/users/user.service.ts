@@ -12,12 +12,12 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { roleNames } from '../../auth/grants.ts';
 import { DataError } from '../../data/data-error.ts';
 import { emailGuardWrite, getWorkspace, type PrincipalRecord } from '../../data/directory.store.ts';
 import { tagUsageWrites } from '../../data/tag-usage.store.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { logger } from '../../observability/logger.ts';
 import { sendSetPasswordInvitation } from './set-password-invitation.ts';
 import {
@@ -51,13 +51,13 @@ export async function findUserOrThrow(workspaceId: string, userId: string): Prom
 }
 
 /** Reads resolve only the user's own skills and tags (one BatchGetItem each), never the catalogs. */
-export async function getUser(ctx: AuthenticatedContext, userId: string): Promise<User> {
+export async function getUser(ctx: Actor, userId: string): Promise<User> {
   const user = await findUserOrThrow(ctx.workspaceId, userId);
   return toUser(user, await catalogsFor(ctx.workspaceId, [user]));
 }
 
 export async function createUser(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: z.output<typeof CreateUserSchema>,
   origin: string | undefined,
 ): Promise<User> {
@@ -152,7 +152,7 @@ function tagUsageChange(workspaceId: string, catalogs: UserCatalogs) {
 }
 
 export async function patchUser(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   patch: z.output<typeof UpdateUserSchema>,
 ): Promise<User> {
@@ -212,19 +212,19 @@ function ownerRoleErrors(current: PrincipalRecord, roles: readonly string[] | un
   ];
 }
 
-export async function getUserSkills(ctx: AuthenticatedContext, userId: string) {
+export async function getUserSkills(ctx: Actor, userId: string) {
   const user = await findUserOrThrow(ctx.workspaceId, userId);
   return { items: skillOfferingsOf(user, await catalogsFor(ctx.workspaceId, [user])) };
 }
 
-export async function getUserTags(ctx: AuthenticatedContext, userId: string) {
+export async function getUserTags(ctx: Actor, userId: string) {
   const user = await findUserOrThrow(ctx.workspaceId, userId);
   return { items: tagReferencesOf(user, await catalogsFor(ctx.workspaceId, [user])) };
 }
 
 /** PUT /users/{user_id}/skills: the body is the new set. */
 export function replaceUserSkills(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   body: z.output<typeof ReplaceUserSkillsSchema>,
 ): Promise<User> {
@@ -233,7 +233,7 @@ export function replaceUserSkills(
 
 /** PUT /users/{user_id}/tags: the body is the new set (tag usage counters follow). */
 export function replaceUserTags(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   body: z.output<typeof ReplaceUserTagsSchema>,
 ): Promise<User> {
@@ -242,7 +242,7 @@ export function replaceUserTags(
 
 /** Whole-set replacement (SPEC.md rule 6) of a user's skill or tag references. */
 async function replaceUserSet(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   userId: string,
   field: 'skill_ids' | 'tag_ids',
   ids: readonly string[],

@@ -6,20 +6,21 @@
  * carry actor SYSTEM. Every write drops the principal from the authentication cache, so a
  * deactivation or a role change applies to the next request.
  */
+
+import type { Actor } from '../../auth/actor.ts';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
 import { userList } from '../../data/lists.ts';
 import { resourceStore } from '../../data/resource-store.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes, systemEvent } from '../../events/domain-event.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { toUser, type UserCatalogs } from './user.representation.ts';
 
 export const principalStore = resourceStore<PrincipalRecord>('principal', 'PRINCIPAL', userList);
 
 /** Who changes a user: the caller of a request, or the service itself. */
-export type UserChangeActor = AuthenticatedContext | 'SYSTEM';
+export type UserChangeActor = Actor | 'SYSTEM';
 
 const userResource = (id: string) => ({ type: 'user', id });
 

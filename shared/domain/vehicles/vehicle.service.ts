@@ -22,13 +22,13 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { keys } from '../../data/keys.ts';
 import { vehicleStore } from '../../data/stores.ts';
 import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { assertOwner, vehicleLocationOwnWork, writesOwnWorkOnly } from '../own-work.ts';
@@ -87,7 +87,7 @@ export function toVehicle(stored: StoredVehicle, location?: StoredLocation | Veh
 }
 
 /** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
-export async function listVehicles(ctx: AuthenticatedContext, query: z.output<typeof VehicleListQuery>) {
+export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleListQuery>) {
   const { items, total } = await vehicleStore.page(ctx.workspaceId, {
     ...(query.is_active === undefined ? {} : { segments: [query.is_active ? 'ACTIVE' : 'INACTIVE'] }),
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
@@ -104,7 +104,7 @@ export async function listVehicles(ctx: AuthenticatedContext, query: z.output<ty
   };
 }
 
-export async function getVehicle(ctx: AuthenticatedContext, id: string): Promise<Vehicle> {
+export async function getVehicle(ctx: Actor, id: string): Promise<Vehicle> {
   const [vehicle, location] = await Promise.all([
     vehicleStore.get(ctx.workspaceId, id),
     readLocation(ctx.workspaceId, id),
@@ -119,7 +119,7 @@ export async function findVehicle(workspaceId: string, id: string): Promise<Stor
 }
 
 export async function createVehicle(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: z.output<typeof CreateVehicleSchema>,
 ): Promise<Vehicle> {
   const now = new Date().toISOString();
@@ -148,7 +148,7 @@ export async function createVehicle(
 }
 
 export async function updateVehicle(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateVehicleSchema>,
 ): Promise<Vehicle> {
@@ -188,7 +188,7 @@ export async function updateVehicle(
   return toVehicle(after, current);
 }
 
-export async function deleteVehicle(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteVehicle(ctx: Actor, id: string): Promise<void> {
   const location = await readLocation(ctx.workspaceId, id);
   await deleteExisting<StoredVehicle>({
     load: () => vehicleStore.get(ctx.workspaceId, id),
@@ -207,7 +207,7 @@ export async function deleteVehicle(ctx: AuthenticatedContext, id: string): Prom
  * otherwise answers the vehicle unchanged and emits nothing.
  */
 export async function reportLocation(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   input: z.output<typeof ReplaceVehicleLocationSchema>,
 ): Promise<Vehicle> {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { webhookEndpointStore } from '../../data/stores.ts';
 import {
   type DeliveryFailureRecord,
@@ -17,7 +18,6 @@ import {
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { testEventType } from '../../events/event-registry.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from '../../webhooks/attempt.ts';
 import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
@@ -28,7 +28,7 @@ import { writeEndpoint } from './webhook-endpoint.service.ts';
  * POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. A failure
  * says why (failure_reason, failure-reason.ts) and, when the receiver answered, with which status.
  */
-export async function sendTest(ctx: AuthenticatedContext, endpointId: string) {
+export async function sendTest(ctx: Actor, endpointId: string) {
   const endpoint = await webhookEndpointStore.get(ctx.workspaceId, endpointId);
   if (!endpoint) throw notFound('No webhook endpoint with this id exists.');
   const deliveryId = randomUUID();
@@ -83,10 +83,7 @@ export function toFailure(row: DeliveryFailureRecord): DeliveryFailure {
   return published;
 }
 
-export async function listFailures(
-  ctx: AuthenticatedContext,
-  query: z.output<typeof DeliveryFailureListQuery>,
-) {
+export async function listFailures(ctx: Actor, query: z.output<typeof DeliveryFailureListQuery>) {
   const { items, total } = await pageOfFailures(ctx.workspaceId, {
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
@@ -100,7 +97,7 @@ export async function listFailures(
  * endpoint's current secret. The row records the attempt: SUCCEEDED_AFTER_RETRY when it got
  * through; otherwise its state stays and attempts and the last answer move on.
  */
-export async function redeliver(ctx: AuthenticatedContext, deliveryId: string): Promise<DeliveryFailure> {
+export async function redeliver(ctx: Actor, deliveryId: string): Promise<DeliveryFailure> {
   const row = await getFailure(ctx.workspaceId, deliveryId);
   if (!row) throw notFound('No delivery failure with this id exists.');
   const endpoint = await webhookEndpointStore.getConsistent(ctx.workspaceId, row.endpoint_id);

@@ -7,12 +7,12 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
+import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
 import { webhookEndpointStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type CatalogEntry, customObjectCatalog, webhookCatalog } from '../../events/event-registry.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { AuthenticatedContext } from '../../http/request-context.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   type DefinitionNames,
@@ -50,7 +50,7 @@ async function catalogOf(workspaceId: string): Promise<Catalog> {
   return { entries, types: entries.map((entry) => entry.type), names };
 }
 
-export async function listEventTypes(ctx: AuthenticatedContext) {
+export async function listEventTypes(ctx: Actor) {
   return { items: (await catalogOf(ctx.workspaceId)).entries };
 }
 
@@ -118,10 +118,7 @@ async function checkOrThrow(
   if (errors.length > 0) throw validationProblem(errors);
 }
 
-export async function listEndpoints(
-  ctx: AuthenticatedContext,
-  query: z.output<typeof WebhookEndpointListQuery>,
-) {
+export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEndpointListQuery>) {
   const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
   const catalog = await catalogOf(ctx.workspaceId);
   if (query.definition_id !== undefined) {
@@ -146,19 +143,19 @@ export async function listEndpoints(
   return { items: items.map((item) => toEndpoint(item, catalog)), page: pageOf(total, query) };
 }
 
-async function findOrThrow(ctx: AuthenticatedContext, id: string): Promise<StoredWebhookEndpoint> {
+async function findOrThrow(ctx: Actor, id: string): Promise<StoredWebhookEndpoint> {
   const endpoint = await webhookEndpointStore.get(ctx.workspaceId, id);
   if (!endpoint) throw notFound();
   return endpoint;
 }
 
-export async function getEndpoint(ctx: AuthenticatedContext, id: string): Promise<WebhookEndpoint> {
+export async function getEndpoint(ctx: Actor, id: string): Promise<WebhookEndpoint> {
   const [endpoint, catalog] = await Promise.all([findOrThrow(ctx, id), catalogOf(ctx.workspaceId)]);
   return toEndpoint(endpoint, catalog);
 }
 
 export async function createEndpoint(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   input: z.output<typeof CreateWebhookEndpointSchema>,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const catalog = await catalogOf(ctx.workspaceId);
@@ -199,7 +196,7 @@ export async function createEndpoint(
 
 /** A write of the stored endpoint that keeps the lock_version rules (versioned-write.ts). */
 export async function writeEndpoint(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   expectedVersion: number | undefined,
   apply: (current: StoredWebhookEndpoint) => StoredWebhookEndpoint,
@@ -229,7 +226,7 @@ export async function writeEndpoint(
 }
 
 export async function updateEndpoint(
-  ctx: AuthenticatedContext,
+  ctx: Actor,
   id: string,
   patch: z.output<typeof UpdateWebhookEndpointSchema>,
 ): Promise<WebhookEndpoint> {
@@ -255,16 +252,13 @@ export async function updateEndpoint(
 }
 
 /** A new secret at once: the next attempt (read just before it is made) signs with it. */
-export async function rotateSecret(
-  ctx: AuthenticatedContext,
-  id: string,
-): Promise<WebhookEndpoint & { secret: string }> {
+export async function rotateSecret(ctx: Actor, id: string): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newSecret();
   const { after, catalog } = await writeEndpoint(ctx, id, undefined, (current) => ({ ...current, secret }));
   return { ...toEndpoint(after, catalog), secret };
 }
 
-export async function deleteEndpoint(ctx: AuthenticatedContext, id: string): Promise<void> {
+export async function deleteEndpoint(ctx: Actor, id: string): Promise<void> {
   const catalog = await catalogOf(ctx.workspaceId);
   await deleteExisting<StoredWebhookEndpoint>({
     load: () => webhookEndpointStore.get(ctx.workspaceId, id),
