@@ -20,9 +20,10 @@ const samples = Number(values.samples);
 const client = { client_id: 'cases-bench', client_secret: 'cases-bench-secret' };
 const bench = await startSeededService('cases', [{ name: 'Case bench', clients: [client] }]);
 const { service } = bench;
-const { caseList, workspaceScope } = await import('../shared/data/lists.ts');
+const { caseList } = await import('../shared/domain/cases/case.list.ts');
+const { workspaceScope } = await import('../shared/data/list-patterns.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
-const { caseStore } = await import('../shared/data/stores.ts');
+const { caseStore } = await import('../shared/domain/cases/case.store.ts');
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
 type Case = import('../shared/domain/cases/case.schema.ts').Case;
 

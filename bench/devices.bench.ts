@@ -56,10 +56,11 @@ const bench = await startSeededService('devices', [
   { name: 'Device list bench', clients: [clients.lists] },
 ]);
 const { service } = bench;
-const { deviceList, workspaceScope } = await import('../shared/data/lists.ts');
+const { deviceList } = await import('../shared/domain/devices/device.list.ts');
+const { workspaceScope } = await import('../shared/data/list-patterns.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { keys } = await import('../shared/data/keys.ts');
-const { deviceStore } = await import('../shared/data/stores.ts');
+const { deviceStore } = await import('../shared/domain/devices/device.store.ts');
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
 const { hashSecret, newIntakeSecret, readState, replaceState, storeSecret } = await import(
   '../shared/domain/devices/device-state.store.ts'

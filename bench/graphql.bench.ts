@@ -41,10 +41,10 @@ const changes = Number(values.changes);
 const client = { client_id: 'graphql-bench', client_secret: 'graphql-bench-secret' };
 const bench = await startSeededService('graphql', [{ name: 'GraphQL bench', clients: [client] }]);
 const { service } = bench;
-const { workspaceScope } = await import('../shared/data/lists.ts');
+const { workspaceScope } = await import('../shared/data/list-patterns.ts');
 const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
-const { instanceList } = await import('../shared/data/instance-list.ts');
-const { instanceStore, linkAttribute } = await import('../shared/data/instance.store.ts');
+const { instanceList } = await import('../shared/domain/custom-objects/instance-list.ts');
+const { instanceStore, linkAttribute } = await import('../shared/domain/custom-objects/instance.store.ts');
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
 type Definition = import('../shared/domain/custom-objects/definition.schema.ts').CustomObjectDefinition;
 

@@ -5,7 +5,7 @@
  * serves, idempotent, resumable: run it once after deploying the indexes (docs/deploy.md). The
  * local stack runs the same backfill at every start.
  */
-import { backfillLists } from '../shared/data/backfill.ts';
+import { backfillLists } from '../shared/maintenance/list-backfill.ts';
 
 if (!process.env.FSM_TABLE_NAME) {
   console.error('backfill: set FSM_TABLE_NAME (and AWS_REGION, credentials) to the environment’s table');

@@ -3,9 +3,10 @@
  * authentication reads on every request and the identity provider reads on every token.
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
+import { userList, workspaceList } from './directory-lists.ts';
 import { collectionPk, keys, listKeys } from './keys.ts';
 import { indexedItem, listWrites } from './list-index.ts';
-import { platformScope, userList, workspaceList, workspaceScope } from './lists.ts';
+import { platformScope, workspaceScope } from './list-patterns.ts';
 import {
   getRecord,
   getRecords,

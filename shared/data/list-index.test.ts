@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PrincipalRecord } from './directory.store.ts';
+import { userList, userTokens } from './directory-lists.ts';
 import { listVersion } from './keys.ts';
 import { counterNames, indexedItem, listWrites } from './list-index.ts';
-import { userList, userTokens, workspaceScope } from './lists.ts';
+import { workspaceScope } from './list-patterns.ts';
 import { mergedCounterWrites, recordOf, type TableWrite } from './table.ts';
 
 const scope = workspaceScope('w1');

@@ -8,8 +8,8 @@
 import type { DomainEvent } from '../events/domain-event.ts';
 import { type CollectionName, collectionPk, type WorkspaceId } from './keys.ts';
 import { indexedItem, type ListSpec, listWrites } from './list-index.ts';
+import { workspaceScope } from './list-patterns.ts';
 import { type ListRequest, listPage } from './list-read.ts';
-import { workspaceScope } from './lists.ts';
 import { outboxWrite } from './outbox.ts';
 import {
   getRecord,

@@ -12,8 +12,8 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import type { Principal } from '../auth/actor.ts';
-import { instanceStore } from '../data/instance.store.ts';
 import type { StoredRecord } from '../data/table.ts';
+import { instanceStore } from '../domain/custom-objects/instance.store.ts';
 import { instanceAccess } from '../domain/custom-objects/instance-access.ts';
 import type { InstanceFilter } from '../domain/custom-objects/instance-filter.ts';
 import type { CompiledSchema } from './schema-builder.ts';

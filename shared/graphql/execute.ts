@@ -29,8 +29,10 @@ import {
 } from 'graphql';
 import type { Actor } from '../auth/actor.ts';
 import { DataError } from '../data/data-error.ts';
+import { DomainError } from '../domain/domain-error.ts';
 import { logger } from '../observability/logger.ts';
 import { contextFor } from './context.ts';
+import { graphqlExtensionsOf } from './domain-errors.ts';
 import { limitErrors } from './limits.ts';
 import { workspaceSchema } from './schema-cache.ts';
 
@@ -87,6 +89,9 @@ function published(error: GraphQLError, requestId: string): GraphQLFormattedErro
   }
   // GraphQL's own execution errors (a non-null field without a value) name no internals.
   if (!original) return { ...error.toJSON(), extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  if (original instanceof DomainError && original.code !== 'failed') {
+    return { ...error.toJSON(), extensions: graphqlExtensionsOf(original) };
+  }
   if (original instanceof DataError && original.code === 'unavailable') {
     return {
       ...error.toJSON(),

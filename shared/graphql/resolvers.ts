@@ -14,11 +14,11 @@
  * - A type the caller cannot read answers an empty connection and a null to-one, no error.
  */
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { linkedIds } from '../data/instance.store.ts';
-import { instanceList } from '../data/instance-list.ts';
 import { comparatorOf, type ListOrder } from '../data/list-read.ts';
 import type { StoredRecord } from '../data/table.ts';
+import { linkedIds } from '../domain/custom-objects/instance.store.ts';
 import { type InstanceFilter, matchesFilter } from '../domain/custom-objects/instance-filter.ts';
+import { instanceList } from '../domain/custom-objects/instance-list.ts';
 import { queryInstances } from '../domain/custom-objects/instance-query.ts';
 import type { GraphQLContext } from './context.ts';
 import { filterOf, orderOf, type RelatedIds } from './filters.ts';

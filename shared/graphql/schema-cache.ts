@@ -13,8 +13,9 @@
  * entry share one build; a failed read is not cached.
  */
 import { keys } from '../data/keys.ts';
-import { definitionStore, relationStore } from '../data/stores.ts';
 import { getRecord } from '../data/table.ts';
+import { definitionStore } from '../domain/custom-objects/definition.store.ts';
+import { relationStore } from '../domain/custom-objects/relation.store.ts';
 import { type CompiledSchema, compileSchema } from './schema-builder.ts';
 import { modelOf, type WorkspaceModel } from './schema-model.ts';
 

@@ -3,9 +3,11 @@
  * module's closed error codes are mapped exhaustively, so a new code cannot ship unmapped.
  */
 import { DataError, type DataErrorCode } from '../data/data-error.ts';
+import { DomainError } from '../domain/domain-error.ts';
 import { MailError } from '../mail/mail-error.ts';
 import { logger } from '../observability/logger.ts';
 import { SmsError } from '../sms/sms-error.ts';
+import { problemOfDomainError } from './domain-problem.ts';
 import { conflict, ProblemError } from './problem.ts';
 
 function fromDataError(error: DataError): ProblemError {
@@ -66,6 +68,18 @@ export function toProblemError(error: unknown, context: Record<string, unknown>)
     if (error.status >= 500)
       logger.error('request failed', { ...context, type: error.type, detail: error.message });
     return error;
+  }
+  if (error instanceof DomainError) {
+    const problem = problemOfDomainError(error);
+    if (problem.status >= 500) {
+      logger.error('request failed', {
+        ...context,
+        module: error.module,
+        code: error.code,
+        detail: error.message,
+      });
+    }
+    return problem;
   }
   if (error instanceof DataError) {
     const problem = fromDataError(error);

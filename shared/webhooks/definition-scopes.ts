@@ -6,7 +6,7 @@
  * and changes the delivered `type`; once the definition is deleted it matches nothing, and a new
  * definition with the same slug (another id) does not revive it.
  */
-import { definitionStore } from '../data/stores.ts';
+import { definitionStore } from '../domain/custom-objects/definition.store.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
 import { isCustomObjectEvent } from '../events/event-registry.ts';
 

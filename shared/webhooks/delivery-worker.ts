@@ -11,13 +11,13 @@
  */
 
 import { config } from '../config.ts';
-import { webhookEndpointStore } from '../data/stores.ts';
+import { webhookEndpointStore } from '../domain/webhooks/webhook-endpoint.store.ts';
 import {
   type DeliveryFailureRecord,
   getFailure,
   rowExpiry,
   saveFailure,
-} from '../data/webhook-failure.store.ts';
+} from '../domain/webhooks/webhook-failure.store.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from './attempt.ts';
 import { type DeliveryMessage, DeliveryMessageSchema } from './delivery-message.ts';
 import { enqueueDelayed } from './delivery-queue.ts';

@@ -8,8 +8,9 @@
  * partition, so one shard): seeing one drops the cached endpoints of that workspace, and an
  * endpoint created before an event is always offered that event.
  */
-import { webhookEndpointStore } from '../data/stores.ts';
+
 import type { StoredWebhookEndpoint } from '../domain/webhooks/webhook-endpoint.schema.ts';
+import { webhookEndpointStore } from '../domain/webhooks/webhook-endpoint.store.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
 import { isCustomObjectEvent, isWebhookEvent } from '../events/event-registry.ts';
 import {

@@ -11,13 +11,13 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { areaStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
+import { areaStore } from './area.store.ts';
 
 const resource = (id: string) => ({ type: 'area', id });
 

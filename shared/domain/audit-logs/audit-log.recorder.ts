@@ -3,10 +3,11 @@
  * domain event as an entry. Apart from the read side (audit-log.service.ts), whose paging
  * helpers load zod, so that the stream processor does not load it.
  */
-import { auditLogStore } from '../../data/audit-log.store.ts';
+
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { isAuditedEvent } from '../../events/event-registry.ts';
 import type { AuditLogEntry } from './audit-log.schema.ts';
+import { auditLogStore } from './audit-log.store.ts';
 
 export function auditEntryOf(event: DomainEvent): AuditLogEntry {
   return {

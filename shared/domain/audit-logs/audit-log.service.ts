@@ -4,11 +4,11 @@
  */
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
-import { auditLogStore } from '../../data/audit-log.store.ts';
 import { validationProblem } from '../../http/problem.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import type { AuditLogListQuery } from './audit-log.schema.ts';
+import { auditLogStore } from './audit-log.store.ts';
 
 export async function listAuditLogs(ctx: Actor, query: z.output<typeof AuditLogListQuery>) {
   if (query.created_from && query.created_to && query.created_from > query.created_to) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { counterNames, indexedItem, listWrites } from '../../data/list-index.ts';
-import { caseList, workspaceScope } from '../../data/lists.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import { recordOf, type TableWrite } from '../../data/table.ts';
+import { caseList } from './case.list.ts';
 import type { Case, CaseListQueryInput } from './case.schema.ts';
 import { caseListPlan } from './case-list.ts';
 

@@ -11,10 +11,10 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { areaStore, caseStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { areaStore } from '../areas/area.store.ts';
 import {
   assertOwner,
   assertOwnWorkFields,
@@ -24,6 +24,7 @@ import {
 } from '../own-work.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Case, CaseListQueryInput, CreateCase, UpdateCase } from './case.schema.ts';
+import { caseStore } from './case.store.ts';
 import { caseListPlan } from './case-list.ts';
 import { assigneeScopeOf, canSeeCase } from './case-visibility.ts';
 

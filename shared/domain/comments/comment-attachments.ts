@@ -24,11 +24,6 @@ import {
   writeObject,
 } from '../../aws/upload-bucket.ts';
 import { config } from '../../config.ts';
-import {
-  type AttachmentUploadRecord,
-  commentAttachmentStore,
-  type StoredCommentAttachment,
-} from '../../data/comment.store.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound } from '../../http/problem.ts';
@@ -41,6 +36,11 @@ import {
   attachmentMaxSizeText,
   type CreateAttachmentUpload,
 } from './comment.schema.ts';
+import {
+  type AttachmentUploadRecord,
+  commentAttachmentStore,
+  type StoredCommentAttachment,
+} from './comment.store.ts';
 
 /** S3 stamps an object with the second its upload began; clocks differ a little. */
 const arrivalToleranceMs = 2_000;

@@ -15,10 +15,10 @@
  */
 
 import type { Actor } from '../../auth/actor.ts';
-import { commentStore } from '../../data/comment.store.ts';
 import { pageOf } from '../../schema/list.ts';
 import type { CommentListQueryInput, CommentSort } from './comment.schema.ts';
 import { queryMax } from './comment.service.ts';
+import { commentStore } from './comment.store.ts';
 import { type CommentTarget, readableTargets, requireTarget } from './comment-targets.ts';
 import { instantOfId, toComment, viewOf } from './comment-view.ts';
 

@@ -12,7 +12,7 @@
 import type { Actor } from '../../auth/actor.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { keys } from '../../data/keys.ts';
-import { searchWords } from '../../data/lists.ts';
+import { searchWords } from '../../data/list-patterns.ts';
 import { getRecords } from '../../data/table.ts';
 import type { FieldError } from '../../http/problem.ts';
 import { principalStore } from '../users/user.store.ts';

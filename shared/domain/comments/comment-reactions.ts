@@ -9,12 +9,12 @@
  */
 
 import type { Actor } from '../../auth/actor.ts';
-import { commentStore, reactionAttribute, type StoredComment } from '../../data/comment.store.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
 import { type Comment, type CommentEmoji, commentEmoji, isCommentEmoji } from './comment.schema.ts';
 import { commentResource, presentOne, visibleComment } from './comment.service.ts';
+import { commentStore, reactionAttribute, type StoredComment } from './comment.store.ts';
 
 function refuseTombstone(comment: StoredComment): void {
   if (comment.is_deleted) {

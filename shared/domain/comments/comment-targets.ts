@@ -15,18 +15,22 @@
 
 import type { Actor, Principal } from '../../auth/actor.ts';
 import type { Grant } from '../../auth/grants.ts';
-import { instanceStore } from '../../data/instance.store.ts';
 import { keys } from '../../data/keys.ts';
-import { areaStore, caseStore, deviceStore, tourStore, vehicleStore } from '../../data/stores.ts';
 import { getRecords, type Key, type StoredRecord } from '../../data/table.ts';
 import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
+import { areaStore } from '../areas/area.store.ts';
 import type { Case } from '../cases/case.schema.ts';
+import { caseStore } from '../cases/case.store.ts';
 import { canSeeCase } from '../cases/case-visibility.ts';
 import type { CustomObjectDefinition } from '../custom-objects/definition.schema.ts';
 import { findDefinition } from '../custom-objects/definition.service.ts';
+import { instanceStore } from '../custom-objects/instance.store.ts';
 import { instanceAccess } from '../custom-objects/instance-access.ts';
+import { deviceStore } from '../devices/device.store.ts';
 import { driverScopeOf } from '../tours/tour.service.ts';
+import { tourStore } from '../tours/tour.store.ts';
+import { vehicleStore } from '../vehicles/vehicle.store.ts';
 import type { CoreTargetType } from './comment.schema.ts';
 
 export interface CommentTarget {

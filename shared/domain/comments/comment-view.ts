@@ -6,12 +6,12 @@
  * the thread only: no body, reactions, mentions or attachments.
  */
 import { objectReadUrl } from '../../aws/upload-bucket.ts';
-import { reactionAttribute, type StoredComment } from '../../data/comment.store.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { keys } from '../../data/keys.ts';
 import { getRecords } from '../../data/table.ts';
 import type { Comment } from './comment.schema.ts';
 import { commentEmoji, emojiList } from './comment.schema.ts';
+import { reactionAttribute, type StoredComment } from './comment.store.ts';
 
 /** How long an attachment's URL works. */
 export const attachmentUrlSeconds = 3600;

@@ -27,17 +27,17 @@
 import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
+import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import { updateVersioned } from '../versioned-write.ts';
+import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
 import {
   commentDedupStore,
   commentStore,
   type DedupGuard,
   isRace,
   type StoredComment,
-} from '../../data/comment.store.ts';
-import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import { updateVersioned } from '../versioned-write.ts';
-import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
+} from './comment.store.ts';
 import { claimAttachments } from './comment-attachments.ts';
 import { mentionErrors } from './comment-mentions.ts';
 import { type CommentTarget, readableTarget, requireTarget } from './comment-targets.ts';

@@ -1,18 +1,17 @@
 import type { Actor, Principal } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { instanceOf, instanceStore, linkAttribute, linkedIds } from '../../data/instance.store.ts';
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { definitionStore, relationStore } from '../../data/stores.ts';
 import { getRecord, type StoredRecord, type TableWrite, transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import { pageOf } from '../../schema/list.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { definitionStore } from './definition.store.ts';
 import { definitionFor, schemaRef, toInstance } from './instance.service.ts';
+import { instanceOf, instanceStore, linkAttribute, linkedIds } from './instance.store.ts';
 import { instanceAccess } from './instance-access.ts';
 import { type Association, maxLinksPerSide } from './relation.schema.ts';
-
 import {
   definitionsOf,
   escapePointer,
@@ -24,6 +23,7 @@ import {
   type Side,
   sides,
 } from './relation.service.ts';
+import { relationStore } from './relation.store.ts';
 
 /** Links given at instance creation, all relations together: each is 2 writes of the one transaction. */
 export const maxCreationLinks = 40;

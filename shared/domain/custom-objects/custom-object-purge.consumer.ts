@@ -9,14 +9,15 @@
  * nothing. Instances removed this way emit no events of their own: the definition's deletion
  * is the event.
  */
-import { instanceListName } from '../../data/instance-list.ts';
+
 import { instancePartition, listKeys } from '../../data/keys.ts';
-import { workspaceScope } from '../../data/lists.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { discardRecords, type Key, queryItems, transactWrite } from '../../data/table.ts';
 import { tableDefinition } from '../../data/table-definition.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
+import { instanceListName } from './instance-list.ts';
 import { removeRelationsOf } from './relation-purge.ts';
 
 /** Instances deleted per step: 80 BatchWriteItem calls. */

@@ -12,19 +12,19 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { instanceListName, maxIndexedProperties } from '../../data/instance-list.ts';
 import { keys, listKeys } from '../../data/keys.ts';
-import { workspaceScope } from '../../data/lists.ts';
-import { definitionStore } from '../../data/stores.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { definitionStore } from './definition.store.ts';
 import { revisionWrite } from './definition-revision.ts';
 import { schemaErrors, slugErrors } from './definition-rules.ts';
 import { graphqlName, sharedTypeName } from './graphql-names.ts';
+import { instanceListName, maxIndexedProperties } from './instance-list.ts';
 import { relationSlugsOf } from './relation.service.ts';
 
 /** The fields a definition body may carry besides lock_version. */

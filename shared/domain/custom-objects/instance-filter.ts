@@ -11,8 +11,8 @@
  * code units, so ISO dates and times compare as time.
  */
 
-import { linkedIds } from '../../data/instance.store.ts';
-import { valueAt } from '../../data/instance-list.ts';
+import { linkedIds } from './instance.store.ts';
+import { valueAt } from './instance-list.ts';
 
 export const comparisonOperators = [
   '_eq',

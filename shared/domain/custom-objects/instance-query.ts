@@ -16,18 +16,12 @@
  * - a filter on related records (links) walks the items, which alone carry links.
  */
 
-import { instanceStore } from '../../data/instance.store.ts';
-import {
-  absentKey,
-  instanceList,
-  maxTextKey,
-  sortableValue,
-  valueCounter,
-} from '../../data/instance-list.ts';
 import type { ListOrder } from '../../data/list-read.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { instanceStore } from './instance.store.ts';
 import { conjuncts, type InstanceFilter, matchesFilter, needsLinks } from './instance-filter.ts';
+import { absentKey, instanceList, maxTextKey, sortableValue, valueCounter } from './instance-list.ts';
 
 export interface InstanceQuery {
   filter?: InstanceFilter;

@@ -8,8 +8,6 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
-import { instanceOf, instanceStore, type StoredInstance } from '../../data/instance.store.ts';
-import { instanceList } from '../../data/instance-list.ts';
 import type { ListOrder } from '../../data/list-read.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
@@ -21,7 +19,9 @@ import { creationLinks } from './association.service.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { findDefinition } from './definition.service.ts';
 import { type CustomObjectInstance, jsonSchemaDialect } from './instance.schema.ts';
+import { instanceOf, instanceStore, type StoredInstance } from './instance.store.ts';
 import { instanceAccess } from './instance-access.ts';
+import { instanceList } from './instance-list.ts';
 import { queryInstances } from './instance-query.ts';
 import { instanceDataCheck, readOnlyProperties } from './instance-validation.ts';
 import { unlinkInstance } from './relation-purge.ts';

@@ -1,8 +1,6 @@
 import { DataError } from '../../data/data-error.ts';
-import { linkAttribute, linkedIds } from '../../data/instance.store.ts';
 import { associationPartition, keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { relationStore } from '../../data/stores.ts';
 import {
   discardRecords,
   queryPartition,
@@ -14,7 +12,9 @@ import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { revisionWrite } from './definition-revision.ts';
+import { linkAttribute, linkedIds } from './instance.store.ts';
 import type { StoredRelation } from './relation.schema.ts';
+import { relationStore } from './relation.store.ts';
 
 import { otherSide, resource, type Side, sides } from './relation-sides.ts';
 

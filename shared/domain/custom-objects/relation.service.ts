@@ -19,7 +19,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { definitionStore, relationStore } from '../../data/stores.ts';
 import { transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
@@ -27,6 +26,7 @@ import type { ProblemType } from '../../http/problem-types.ts';
 import { pageOf, paginate } from '../../schema/list.ts';
 import { deleteExisting } from '../versioned-write.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { definitionStore } from './definition.store.ts';
 import { revisionWrite } from './definition-revision.ts';
 import { graphqlName, systemFields } from './graphql-names.ts';
 import {
@@ -39,6 +39,7 @@ import {
   type StoredRelation,
   type StoredRelationSide,
 } from './relation.schema.ts';
+import { relationStore } from './relation.store.ts';
 import { purgeAssociations, purgeEvent, syncPurgeLimit } from './relation-purge.ts';
 import { otherSide, resource, type Side, sides } from './relation-sides.ts';
 

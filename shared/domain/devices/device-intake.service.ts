@@ -27,13 +27,13 @@ import { timingSafeEqual } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { assertWorkspaceOpen, cachedWorkspace } from '../../auth/workspace-state.ts';
 import { DataError } from '../../data/data-error.ts';
-import { deviceStore } from '../../data/stores.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { ProblemError, validationProblem } from '../../http/problem.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { DeviceTelemetry, StoredDevice } from './device.schema.ts';
 import { resourceOf, toDevice } from './device.service.ts';
+import { deviceStore } from './device.store.ts';
 import {
   appendPoints,
   hashSecret,

@@ -19,6 +19,7 @@
  */
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
+import { searchWords, workspaceScope } from '../../data/list-patterns.ts';
 import {
   comparatorOf,
   countersOf,
@@ -26,14 +27,14 @@ import {
   type ListRequest,
   searchMatches,
 } from '../../data/list-read.ts';
-import { deviceList, deviceModelFacetValue, searchWords, workspaceScope } from '../../data/lists.ts';
-import { deviceStore } from '../../data/stores.ts';
 import { getRecords, type StoredRecord } from '../../data/table.ts';
 import { validationProblem } from '../../http/problem.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { deviceList, deviceModelFacetValue } from './device.list.ts';
 import type { Device, DeviceListQuery, StoredDevice } from './device.schema.ts';
 import { withStates } from './device.service.ts';
+import { deviceStore } from './device.store.ts';
 import { locatedIn } from './device-state.store.ts';
 import { type Box, coveringPrefixes, inBox } from './geo-cells.ts';
 

@@ -15,10 +15,10 @@
 
 import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
-import { deviceStore } from '../../data/stores.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
 import { smsSender } from '../../sms/sms-sender.ts';
 import type { DeviceKind, StoredDevice } from './device.schema.ts';
+import { deviceStore } from './device.store.ts';
 import { hashSecret, newIntakeSecret, storeSecret } from './device-state.store.ts';
 import { connectionProfileOf, setupFor } from './supported-kinds.ts';
 

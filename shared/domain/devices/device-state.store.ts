@@ -17,7 +17,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { devicePointPartition, keys, listKeys } from '../../data/keys.ts';
-import { workspaceScope } from '../../data/lists.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import {
   discardRecords,
   getRecord,

@@ -13,7 +13,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { keys } from '../../data/keys.ts';
-import { deviceStore } from '../../data/stores.ts';
 import { getRecords, incrementCounter } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
@@ -26,6 +25,7 @@ import type {
   StoredDevice,
   UpdateDeviceSchema,
 } from './device.schema.ts';
+import { deviceStore } from './device.store.ts';
 import {
   discardState,
   readState,

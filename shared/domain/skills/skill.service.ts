@@ -16,7 +16,6 @@ import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { keys } from '../../data/keys.ts';
-import { skillStore } from '../../data/stores.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
@@ -25,6 +24,7 @@ import { serialized } from '../keyed-mutex.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { deriveShortKey, shortKeyIdentity, uniqueShortKey } from './short-key.ts';
 import type { CreateSkillSchema, Skill, SkillListQuery, UpdateSkillSchema } from './skill.schema.ts';
+import { skillStore } from './skill.store.ts';
 
 const resource = (id: string) => ({ type: 'skill', id });
 

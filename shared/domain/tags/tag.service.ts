@@ -7,13 +7,13 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
-import { tagStore } from '../../data/stores.ts';
-import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from '../../data/tag-usage.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
+import { tagStore } from './tag.store.ts';
+import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from './tag-usage.store.ts';
 
 const resource = (id: string) => ({ type: 'tag', id });
 

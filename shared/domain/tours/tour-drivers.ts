@@ -7,7 +7,7 @@
  *
  * Cost: one walk of the driver's IN_PROGRESS tour partitions (a driver has a handful at most).
  */
-import { tourStore } from '../../data/stores.ts';
+import { tourStore } from './tour.store.ts';
 
 export async function isDrivingVehicle(
   workspaceId: string,

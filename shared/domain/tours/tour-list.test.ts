@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { counterNames, indexedItem, listWrites } from '../../data/list-index.ts';
-import { tourList, workspaceScope } from '../../data/lists.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import { recordOf, type TableWrite } from '../../data/table.ts';
+import { tourList } from './tour.list.ts';
 import type { Tour } from './tour.schema.ts';
 import { driverScopeOf } from './tour.service.ts';
 

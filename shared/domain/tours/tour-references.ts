@@ -10,9 +10,9 @@
  * Cost: 1 GetItem for the vehicle, 1 for the driver, 1 BatchGetItem per 100 distinct cases.
  */
 import { getPrincipal } from '../../data/directory.store.ts';
-import { caseStore } from '../../data/stores.ts';
 import { getRecords } from '../../data/table.ts';
 import type { FieldError } from '../../http/problem.ts';
+import { caseStore } from '../cases/case.store.ts';
 import { findVehicle } from '../vehicles/vehicle.service.ts';
 
 export interface TourReferences {

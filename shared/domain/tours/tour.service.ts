@@ -24,7 +24,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor, Principal } from '../../auth/actor.ts';
 import type { ListOrder, ListRequest } from '../../data/list-read.ts';
-import { tourStore } from '../../data/stores.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, validationProblem } from '../../http/problem.ts';
@@ -38,6 +37,7 @@ import {
 } from '../own-work.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
+import { tourStore } from './tour.store.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
 
 const resource = (id: string) => ({ type: 'tour', id });

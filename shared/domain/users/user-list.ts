@@ -18,12 +18,14 @@
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
+import { userStatuses } from '../../data/directory-lists.ts';
+import { searchWords, workspaceScope } from '../../data/list-patterns.ts';
 import { entriesWithValue, type ListOrder } from '../../data/list-read.ts';
-import { searchWords, tagList, userStatuses, workspaceScope } from '../../data/lists.ts';
-import { skillStore } from '../../data/stores.ts';
 import { getRecords, type StoredRecord } from '../../data/table.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { roleNameOf } from '../roles/role.catalog.ts';
+import { skillStore } from '../skills/skill.store.ts';
+import { tagList } from '../tags/tag.list.ts';
 import { catalogsFor, toUser } from './user.representation.ts';
 import type { UserListQuery } from './user.schema.ts';
 import { principalStore } from './user.store.ts';

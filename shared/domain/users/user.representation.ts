@@ -7,10 +7,11 @@
 import { v5 as uuidv5 } from 'uuid';
 import { isRoleName, type RoleName } from '../../auth/grants.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
-import { skillStore, tagStore } from '../../data/stores.ts';
 import { getRecords } from '../../data/table.ts';
 import type { Skill } from '../skills/skill.schema.ts';
+import { skillStore } from '../skills/skill.store.ts';
 import type { StoredTag } from '../tags/tag.schema.ts';
+import { tagStore } from '../tags/tag.store.ts';
 import type { SkillOffering, TagReference, User } from './user.schema.ts';
 
 const offeringNamespace = '0c5e8d2a-7f41-4b9e-8d3c-6a2f1e9b5d47';

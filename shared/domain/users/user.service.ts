@@ -16,9 +16,9 @@ import type { Actor } from '../../auth/actor.ts';
 import { roleNames } from '../../auth/grants.ts';
 import { DataError } from '../../data/data-error.ts';
 import { emailGuardWrite, getWorkspace, type PrincipalRecord } from '../../data/directory.store.ts';
-import { tagUsageWrites } from '../../data/tag-usage.store.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
+import { tagUsageWrites } from '../tags/tag-usage.store.ts';
 import { sendSetPasswordInvitation } from './set-password-invitation.ts';
 import {
   catalogsFor,

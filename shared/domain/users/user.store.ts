@@ -10,7 +10,7 @@
 import type { Actor } from '../../auth/actor.ts';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
-import { userList } from '../../data/lists.ts';
+import { userList } from '../../data/directory-lists.ts';
 import { resourceStore } from '../../data/resource-store.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes, systemEvent } from '../../events/domain-event.ts';

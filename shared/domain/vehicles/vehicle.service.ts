@@ -25,7 +25,6 @@ import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { keys } from '../../data/keys.ts';
-import { vehicleStore } from '../../data/stores.ts';
 import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { notFound, ProblemError, validationProblem } from '../../http/problem.ts';
@@ -43,6 +42,7 @@ import type {
   VehicleListQuery,
   VehicleLocation,
 } from './vehicle.schema.ts';
+import { vehicleStore } from './vehicle.store.ts';
 import {
   discardLocation,
   publishedLocation,

@@ -7,14 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
-import { webhookEndpointStore } from '../../data/stores.ts';
-import {
-  type DeliveryFailureRecord,
-  getFailure,
-  pageOfFailures,
-  rowExpiry,
-  saveFailure,
-} from '../../data/webhook-failure.store.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { testEventType } from '../../events/event-registry.ts';
 import { notFound, ProblemError } from '../../http/problem.ts';
@@ -23,6 +15,14 @@ import { type AttemptOutcome, attemptDelivery, outcomeFields } from '../../webho
 import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
 import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failure.schema.ts';
 import { writeEndpoint } from './webhook-endpoint.service.ts';
+import { webhookEndpointStore } from './webhook-endpoint.store.ts';
+import {
+  type DeliveryFailureRecord,
+  getFailure,
+  pageOfFailures,
+  rowExpiry,
+  saveFailure,
+} from './webhook-failure.store.ts';
 
 /**
  * POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. A failure

@@ -9,7 +9,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
-import { webhookEndpointStore } from '../../data/stores.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type CatalogEntry, customObjectCatalog, webhookCatalog } from '../../events/event-registry.ts';
 import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
@@ -32,6 +31,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointListQuery,
 } from './webhook-endpoint.schema.ts';
+import { webhookEndpointStore } from './webhook-endpoint.store.ts';
 
 const resource = (id: string) => ({ type: 'webhook_endpoint', id });
 

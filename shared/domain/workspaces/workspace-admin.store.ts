@@ -15,9 +15,10 @@ import {
   type WorkspaceRecord,
   workspaceWrites,
 } from '../../data/directory.store.ts';
+import { workspaceList } from '../../data/directory-lists.ts';
 import { keys } from '../../data/keys.ts';
+import { platformScope } from '../../data/list-patterns.ts';
 import { type ListOrder, listPage } from '../../data/list-read.ts';
-import { platformScope, workspaceList } from '../../data/lists.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { transactWrite } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';

@@ -10,10 +10,9 @@
  * never drifts when TTL deletes rows, which no transaction of ours sees.
  */
 
-import type { RetryState } from '../domain/webhooks/retry-states.ts';
-import { DataError } from './data-error.ts';
-import { keys, type ListScope, listKeys, type WorkspaceId } from './keys.ts';
-import { workspaceScope } from './lists.ts';
+import { DataError } from '../../data/data-error.ts';
+import { keys, type ListScope, listKeys, type WorkspaceId } from '../../data/keys.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
 import {
   getRecord,
   getRecords,
@@ -22,9 +21,10 @@ import {
   type StoredRecord,
   type TableWrite,
   transactWrite,
-} from './table.ts';
+} from '../../data/table.ts';
+import type { RetryState } from './retry-states.ts';
 
-export { type RetryState, retryStates } from '../domain/webhooks/retry-states.ts';
+export { type RetryState, retryStates } from './retry-states.ts';
 
 export interface DeliveryFailureRecord {
   /** The delivery id: the `webhook-id` header and the envelope `id`. */

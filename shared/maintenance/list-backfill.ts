@@ -10,7 +10,7 @@
  * The local stack runs it at every start; on AWS, `bin/backfill-lists.ts` (docs/deploy.md).
  */
 
-import { DataError } from './data-error.ts';
+import { DataError } from '../data/data-error.ts';
 import {
   getWorkspace,
   ownerWrite,
@@ -18,18 +18,11 @@ import {
   principalWrites,
   type WorkspaceRecord,
   workspaceWrites,
-} from './directory.store.ts';
-import { type CollectionName, collectionPk, keys, listKeys, listVersion } from './keys.ts';
-import { indexedItem, type ListSpec, listWrites } from './list-index.ts';
-import {
-  areaList,
-  platformScope,
-  skillList,
-  tagList,
-  userList,
-  workspaceList,
-  workspaceScope,
-} from './lists.ts';
+} from '../data/directory.store.ts';
+import { userList, workspaceList } from '../data/directory-lists.ts';
+import { type CollectionName, collectionPk, keys, listKeys, listVersion } from '../data/keys.ts';
+import { indexedItem, type ListSpec, listWrites } from '../data/list-index.ts';
+import { platformScope, workspaceScope } from '../data/list-patterns.ts';
 import {
   getRecord,
   indexExistingItem,
@@ -40,9 +33,12 @@ import {
   type StoredRecord,
   type TableWrite,
   transactWrite,
-} from './table.ts';
-import { tableDefinition } from './table-definition.ts';
-import { tagUsageCreate } from './tag-usage.store.ts';
+} from '../data/table.ts';
+import { tableDefinition } from '../data/table-definition.ts';
+import { areaList } from '../domain/areas/area.list.ts';
+import { skillList } from '../domain/skills/skill.list.ts';
+import { tagList } from '../domain/tags/tag.list.ts';
+import { tagUsageCreate } from '../domain/tags/tag-usage.store.ts';
 
 export interface BackfillReport {
   workspaces: number;

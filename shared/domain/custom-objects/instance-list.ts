@@ -15,10 +15,11 @@
  * Index entries carry the instance's data (`list_values.data`), so a filter on any property is
  * checked on the entry without reading the item.
  */
-import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
-import { instancePartition, type ListScope } from './keys.ts';
-import type { ListSpec, OrderPattern } from './list-index.ts';
-import type { IndexName } from './table-definition.ts';
+
+import { instancePartition, type ListScope } from '../../data/keys.ts';
+import type { ListSpec, OrderPattern } from '../../data/list-index.ts';
+import type { IndexName } from '../../data/table-definition.ts';
+import type { CustomObjectDefinition } from './definition.schema.ts';
 
 export interface StoredInstance {
   id: string;

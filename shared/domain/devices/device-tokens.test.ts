@@ -1,6 +1,7 @@
 /** What a device search finds: words of model, identity and description, and the phone number with or without +. */
 import { describe, expect, it } from 'vitest';
-import { deviceTokens, searchWords } from './lists.ts';
+import { searchWords } from '../../data/list-patterns.ts';
+import { deviceTokens } from './device.list.ts';
 
 const matches = (tokens: string[], search: string) =>
   searchWords(search).every((word) => tokens.some((token) => token.startsWith(word)));

@@ -24,11 +24,11 @@
  * only; every other write of a comment is an UpdateItem of its own fields, so neither clobbers the
  * other.
  */
-import type { DomainEvent } from '../events/domain-event.ts';
-import { DataError } from './data-error.ts';
-import { commentReactionPartition, keys, listKeys, type WorkspaceId } from './keys.ts';
-import { workspaceScope } from './lists.ts';
-import { outboxWrite } from './outbox.ts';
+
+import { DataError } from '../../data/data-error.ts';
+import { commentReactionPartition, keys, listKeys, type WorkspaceId } from '../../data/keys.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
+import { outboxWrite } from '../../data/outbox.ts';
 import {
   getRecord,
   getRecords,
@@ -38,7 +38,8 @@ import {
   type TableWrite,
   transactWrite,
   writeItem,
-} from './table.ts';
+} from '../../data/table.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
 
 const list = 'COMMENT';
 const entity = 'comment';

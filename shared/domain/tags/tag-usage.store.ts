@@ -8,9 +8,9 @@
  * the same ADD. The item is created with its tag (count 0), so tags nobody carries are listed
  * too, and deleted with it.
  */
-import { keys, listKeys, listVersion, type WorkspaceId } from './keys.ts';
-import { workspaceScope } from './lists.ts';
-import { getRecord, getRecords, type TableWrite } from './table.ts';
+import { keys, listKeys, listVersion, type WorkspaceId } from '../../data/keys.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
+import { getRecord, getRecords, type TableWrite } from '../../data/table.ts';
 
 /** The attributes that put a counter item into the `byUsage` index of the tags. */
 function usageIndex(workspaceId: WorkspaceId, tagId: string) {

@@ -3,9 +3,10 @@
  * time window is one key range and newest-first is a reverse query. A page costs the entries
  * up to its end plus a key-only COUNT of the window (see README.md).
  */
-import type { AuditLogEntry } from '../domain/audit-logs/audit-log.schema.ts';
-import { collectionPk, keys, type WorkspaceId } from './keys.ts';
-import { countPartition, putRecords, queryPartition } from './table.ts';
+
+import { collectionPk, keys, type WorkspaceId } from '../../data/keys.ts';
+import { countPartition, putRecords, queryPartition } from '../../data/table.ts';
+import type { AuditLogEntry } from './audit-log.schema.ts';
 
 export const auditLogStore = {
   /** The entries of a stream batch. Idempotent: a redelivered event overwrites its own entry. */

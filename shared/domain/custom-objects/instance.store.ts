@@ -6,16 +6,23 @@
  * (relation.store.ts). Edits therefore update the instance's own attributes and never put the
  * whole item, so an association made meanwhile is never lost.
  */
-import type { CustomObjectDefinition } from '../domain/custom-objects/definition.schema.ts';
-import type { DomainEvent } from '../events/domain-event.ts';
+
+import { instancePartition, keys, type WorkspaceId } from '../../data/keys.ts';
+import { indexedItem, listWrites } from '../../data/list-index.ts';
+import { workspaceScope } from '../../data/list-patterns.ts';
+import { type ListPage, type ListRequest, listPage } from '../../data/list-read.ts';
+import { outboxWrite } from '../../data/outbox.ts';
+import {
+  getRecord,
+  getRecords,
+  type StoredRecord,
+  type TableWrite,
+  transactWrite,
+} from '../../data/table.ts';
+import { tableDefinition } from '../../data/table-definition.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
+import type { CustomObjectDefinition } from './definition.schema.ts';
 import { instanceList, type StoredInstance } from './instance-list.ts';
-import { instancePartition, keys, type WorkspaceId } from './keys.ts';
-import { indexedItem, listWrites } from './list-index.ts';
-import { type ListPage, type ListRequest, listPage } from './list-read.ts';
-import { workspaceScope } from './lists.ts';
-import { outboxWrite } from './outbox.ts';
-import { getRecord, getRecords, type StoredRecord, type TableWrite, transactWrite } from './table.ts';
-import { tableDefinition } from './table-definition.ts';
 
 export type { StoredInstance } from './instance-list.ts';
 

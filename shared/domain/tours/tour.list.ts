@@ -1,0 +1,30 @@
+import type { ListSpec } from '../../data/list-index.ts';
+import { byChange, byCreation, collectionOf, time } from '../../data/list-patterns.ts';
+import type { Tour } from './tour.schema.ts';
+import { tourStatuses } from './tour-statuses.ts';
+
+/**
+ * Tours by status (segment), by date, creation and change; a driver's and a vehicle's tours are
+ * facets (their own partitions, by date), so "my tours" and "this van's tours" cost their page.
+ */
+export const tourList: ListSpec<Tour> = {
+  name: 'TOUR',
+  listed: () => true,
+  segment: { values: tourStatuses, of: (record) => record.status },
+  orders: {
+    date: { pattern: 'byDate', index: 'gsi1', key: time<Tour>('date') },
+    created_at: byCreation(),
+    updated_at: byChange(),
+  },
+  facets: {
+    driver_id: { index: 'gsi2', order: 'date', of: (record) => record.driver_id },
+    vehicle_id: { index: 'gsi3', order: 'date', of: (record) => record.vehicle_id },
+  },
+  // The date orders in memory; driver_id and vehicle_id are checked when both are asked for.
+  listedValues: (record) => ({
+    date: record.date,
+    driver_id: record.driver_id,
+    vehicle_id: record.vehicle_id,
+  }),
+  basePartition: collectionOf('TOUR'),
+};
