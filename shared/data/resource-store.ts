@@ -1,6 +1,6 @@
 /**
  * Storage of one kind of workspace resource, each write committed together with its domain
- * event and, for a listed collection, with what its list declaration (lists.ts) makes every
+ * event and, for a listed collection, with what its list declaration (<entity>.list.ts) makes every
  * write maintain: index attributes, counters, search tokens. Entity stores are one line each on
  * top of this, so neither the outbox nor a counter can be forgotten, and every key goes through
  * keys.ts.
@@ -25,28 +25,31 @@ export interface VersionedResource {
   lock_version: number;
 }
 
-export interface ResourceStore<T extends VersionedResource> {
+/** A workspace, or anything acting in one (an Actor): what a store is scoped to. */
+export type StoreScope = WorkspaceId | { readonly workspaceId: WorkspaceId };
+
+/** One workspace's records of a resource: every call is scoped to it by construction. */
+export interface WorkspaceStore<T extends VersionedResource> {
   /** One GetItem; undefined when absent in this workspace. */
-  get(workspaceId: WorkspaceId, id: string): Promise<T | undefined>;
+  get(id: string): Promise<T | undefined>;
   /** The same, strongly consistent: what was written last (a rotated secret, a disabled flag). */
-  getConsistent(workspaceId: WorkspaceId, id: string): Promise<T | undefined>;
+  getConsistent(id: string): Promise<T | undefined>;
   /** The whole collection of the workspace (one Query per 1 MB): for setup work, never for a list. */
-  list(workspaceId: WorkspaceId): Promise<T[]>;
+  list(): Promise<T[]>;
   /** One page of the collection through its list indexes (list-read.ts). */
-  page(workspaceId: WorkspaceId, request: Omit<ListRequest, 'scope'>): Promise<{ items: T[]; total: number }>;
+  page(request: Omit<ListRequest, 'scope'>): Promise<{ items: T[]; total: number }>;
   /** Insert with its event in one transaction; `extra` joins the same transaction. */
-  create(workspaceId: WorkspaceId, resource: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
+  create(resource: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
   /** Replace `current` (the version read) if the stored version is still its lock_version. */
-  replace(
-    workspaceId: WorkspaceId,
-    resource: T,
-    current: T,
-    event: DomainEvent,
-    extra?: TableWrite[],
-  ): Promise<void>;
+  replace(resource: T, current: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
   /** Delete `current` (as read). */
-  remove(workspaceId: WorkspaceId, current: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
-  key(workspaceId: WorkspaceId, id: string): Key;
+  remove(current: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
+  key(id: string): Key;
+}
+
+export interface ResourceStore<T extends VersionedResource> {
+  /** The records of one workspace: `areaStore.of(actor).get(id)`. */
+  of(scope: StoreScope): WorkspaceStore<T>;
 }
 
 export function resourceStore<T extends VersionedResource>(
@@ -54,57 +57,68 @@ export function resourceStore<T extends VersionedResource>(
   collection: CollectionName,
   list?: ListSpec<T>,
 ): ResourceStore<T> {
-  const key = (workspaceId: WorkspaceId, id: string): Key => ({
-    pk: collectionPk(workspaceId, collection),
-    sk: id,
-  });
-  const stored = (workspaceId: WorkspaceId, resource: T): StoredRecord =>
-    list ? indexedItem(list, workspaceScope(workspaceId), resource) : ({ ...resource } as StoredRecord);
-  const listed = (workspaceId: WorkspaceId, before: T | undefined, after: T | undefined): TableWrite[] =>
-    list ? listWrites(list, workspaceScope(workspaceId), before, after) : [];
+  return {
+    of(scope) {
+      return workspaceStore(entity, collection, typeof scope === 'string' ? scope : scope.workspaceId, list);
+    },
+  };
+}
+
+function workspaceStore<T extends VersionedResource>(
+  entity: string,
+  collection: CollectionName,
+  workspaceId: WorkspaceId,
+  list: ListSpec<T> | undefined,
+): WorkspaceStore<T> {
+  const key = (id: string): Key => ({ pk: collectionPk(workspaceId, collection), sk: id });
+  const scope = workspaceScope(workspaceId);
+  const stored = (resource: T): StoredRecord =>
+    list ? indexedItem(list, scope, resource) : ({ ...resource } as StoredRecord);
+  const listed = (before: T | undefined, after: T | undefined): TableWrite[] =>
+    list ? listWrites(list, scope, before, after) : [];
   return {
     key,
-    async get(workspaceId, id) {
-      return (await getRecord(key(workspaceId, id))) as T | undefined;
+    async get(id) {
+      return (await getRecord(key(id))) as T | undefined;
     },
-    async getConsistent(workspaceId, id) {
-      return (await getRecord(key(workspaceId, id), { consistent: true })) as T | undefined;
+    async getConsistent(id) {
+      return (await getRecord(key(id), { consistent: true })) as T | undefined;
     },
-    async list(workspaceId) {
+    async list() {
       return (await queryPartition(collectionPk(workspaceId, collection))) as T[];
     },
-    async page(workspaceId, request) {
+    async page(request) {
       if (!list) throw new Error(`${entity} has no list declaration`);
-      const { items, total } = await listPage(list, { ...request, scope: workspaceScope(workspaceId) });
+      const { items, total } = await listPage(list, { ...request, scope });
       return { items: items as unknown as T[], total };
     },
-    async create(workspaceId, resource, event, extra = []) {
+    async create(resource, event, extra = []) {
       await transactWrite([
-        { kind: 'create', key: key(workspaceId, resource.id), entity, record: stored(workspaceId, resource) },
+        { kind: 'create', key: key(resource.id), entity, record: stored(resource) },
         outboxWrite(event),
-        ...listed(workspaceId, undefined, resource),
+        ...listed(undefined, resource),
         ...extra,
       ]);
     },
-    async replace(workspaceId, resource, current, event, extra = []) {
+    async replace(resource, current, event, extra = []) {
       await transactWrite([
         {
           kind: 'replace',
-          key: key(workspaceId, resource.id),
+          key: key(resource.id),
           entity,
-          record: stored(workspaceId, resource),
+          record: stored(resource),
           expectedVersion: current.lock_version,
         },
         outboxWrite(event),
-        ...listed(workspaceId, current, resource),
+        ...listed(current, resource),
         ...extra,
       ]);
     },
-    async remove(workspaceId, current, event, extra = []) {
+    async remove(current, event, extra = []) {
       await transactWrite([
-        { kind: 'delete', key: key(workspaceId, current.id), expectedVersion: current.lock_version },
+        { kind: 'delete', key: key(current.id), expectedVersion: current.lock_version },
         outboxWrite(event),
-        ...listed(workspaceId, current, undefined),
+        ...listed(current, undefined),
         ...extra,
       ]);
     },

@@ -64,8 +64,8 @@ export function clearSchemaCache(): void {
 
 async function readModel(workspaceId: string): Promise<WorkspaceModel> {
   const [definitions, relations] = await Promise.all([
-    definitionStore.list(workspaceId),
-    relationStore.list(workspaceId),
+    definitionStore.of(workspaceId).list(),
+    relationStore.of(workspaceId).list(),
   ]);
   return modelOf(definitions, relations);
 }

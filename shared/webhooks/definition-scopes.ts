@@ -17,7 +17,7 @@ export interface DefinitionNames {
 
 /** The workspace's definitions by id and by slug (one Query: a workspace holds hundreds at most). */
 export async function definitionNames(workspaceId: string): Promise<DefinitionNames> {
-  const definitions = await definitionStore.list(workspaceId);
+  const definitions = await definitionStore.of(workspaceId).list();
   return {
     slugById: new Map(definitions.map((definition) => [definition.id, definition.slug])),
     idBySlug: new Map(definitions.map((definition) => [definition.slug, definition.id])),

@@ -46,7 +46,7 @@ export async function processDeliveryMessage(raw: string, log: Log = () => {}): 
   if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
 
   // Prepare: the endpoint as it is now (a rotated secret, a new URL, disabled, deleted).
-  const endpoint = await webhookEndpointStore.getConsistent(message.workspace_id, message.endpoint_id);
+  const endpoint = await webhookEndpointStore.of(message.workspace_id).getConsistent(message.endpoint_id);
   if (!endpoint?.enabled) {
     await cancelPending(message, endpoint ? 'endpoint disabled' : 'endpoint deleted');
     return;

@@ -35,7 +35,7 @@ export interface DispatcherPorts {
 }
 
 const defaultPorts: DispatcherPorts = {
-  endpointsOf: (workspaceId) => webhookEndpointStore.list(workspaceId),
+  endpointsOf: (workspaceId) => webhookEndpointStore.of(workspaceId).list(),
   enqueue: enqueueDeliveries,
   definitionNames,
 };

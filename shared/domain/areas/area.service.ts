@@ -23,7 +23,7 @@ const resource = (id: string) => ({ type: 'area', id });
 
 /** A page through the list indexes (data/lists.ts); default order created_at ascending, ties by id. */
 export async function listAreas(ctx: Actor, query: z.output<typeof AreaListQuery>) {
-  const { items, total } = await areaStore.page(ctx.workspaceId, {
+  const { items, total } = await areaStore.of(ctx).page({
     order: query.sort?.length ? query.sort : [{ field: 'created_at', direction: 'asc' }],
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
@@ -32,7 +32,7 @@ export async function listAreas(ctx: Actor, query: z.output<typeof AreaListQuery
 }
 
 export async function getArea(ctx: Actor, id: string): Promise<Area> {
-  const area = await areaStore.get(ctx.workspaceId, id);
+  const area = await areaStore.of(ctx).get(id);
   if (!area) throw notFound();
   return area;
 }
@@ -50,12 +50,13 @@ export async function createArea(ctx: Actor, input: z.output<typeof CreateAreaSc
     created_at: now,
     updated_at: now,
   };
-  await areaStore.create(
-    ctx.workspaceId,
-    area,
-    domainEvent(ctx, 'area.created', resource(area.id), area),
-    waitingTimeEvents(ctx, undefined, area),
-  );
+  await areaStore
+    .of(ctx)
+    .create(
+      area,
+      domainEvent(ctx, 'area.created', resource(area.id), area),
+      waitingTimeEvents(ctx, undefined, area),
+    );
   return area;
 }
 
@@ -66,17 +67,18 @@ export async function updateArea(
 ): Promise<Area> {
   const { after } = await updateVersioned<Area>({
     key: `area:${ctx.workspaceId}:${id}`,
-    load: () => areaStore.get(ctx.workspaceId, id),
+    load: () => areaStore.of(ctx).get(id),
     expectedVersion: patch.lock_version,
     apply: (current) => mergePatch(current, patch),
     save: (next, current) =>
-      areaStore.replace(
-        ctx.workspaceId,
-        next,
-        current,
-        domainEvent(ctx, 'area.updated', resource(id), next, previousAttributes(current, next)),
-        waitingTimeEvents(ctx, current, next),
-      ),
+      areaStore
+        .of(ctx)
+        .replace(
+          next,
+          current,
+          domainEvent(ctx, 'area.updated', resource(id), next, previousAttributes(current, next)),
+          waitingTimeEvents(ctx, current, next),
+        ),
   });
   return after;
 }
@@ -92,8 +94,8 @@ function waitingTimeEvents(ctx: Actor, before: Area | undefined, after: Area): T
 
 export async function deleteArea(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Area>({
-    load: () => areaStore.get(ctx.workspaceId, id),
+    load: () => areaStore.of(ctx).get(id),
     remove: (current) =>
-      areaStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'area.deleted', resource(id), current)),
+      areaStore.of(ctx).remove(current, domainEvent(ctx, 'area.deleted', resource(id), current)),
   });
 }

@@ -42,7 +42,7 @@ export function instantOfId(id: string): string {
 export async function listCases(ctx: Actor, query: CaseListQueryInput) {
   const plan = caseListPlan(query, assigneeScopeOf(ctx.principal));
   if (!plan) return { items: [], page: pageOf(0, query) };
-  const { items, total } = await caseStore.page(ctx.workspaceId, {
+  const { items, total } = await caseStore.of(ctx).page({
     ...plan,
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
@@ -52,7 +52,7 @@ export async function listCases(ctx: Actor, query: CaseListQueryInput) {
 
 /** The case if it exists in the workspace and the caller may see it. */
 async function visibleCase(ctx: Actor, id: string): Promise<Case | undefined> {
-  const found = await caseStore.get(ctx.workspaceId, id.toLowerCase());
+  const found = await caseStore.of(ctx).get(id.toLowerCase());
   return found && canSeeCase(ctx.principal, found) ? found : undefined;
 }
 
@@ -61,7 +61,7 @@ async function visibleCase(ctx: Actor, id: string): Promise<Case | undefined> {
  * answers, since the write names a case the caller claims to work on and deserves the reason.
  */
 async function ownCase(ctx: Actor, id: string): Promise<Case | undefined> {
-  const found = await caseStore.get(ctx.workspaceId, id);
+  const found = await caseStore.of(ctx).get(id);
   if (found) assertOwner(found.assignee_id === ctx.principal.id.toLowerCase(), caseOwnWork);
   return found;
 }
@@ -78,7 +78,7 @@ async function referenceErrors(
   refs: { area_id?: string | null | undefined; assignee_id?: string | null | undefined },
 ): Promise<FieldError[]> {
   const [area, assignee] = await Promise.all([
-    refs.area_id ? areaStore.get(workspaceId, refs.area_id) : undefined,
+    refs.area_id ? areaStore.of(workspaceId).get(refs.area_id) : undefined,
     refs.assignee_id ? getPrincipal(workspaceId, refs.assignee_id) : undefined,
   ]);
   const errors: FieldError[] = [];
@@ -187,7 +187,7 @@ export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   withOptional(record, 'location', input.location);
   const errors = [...windowErrors(record), ...(await referenceErrors(ctx.workspaceId, input))];
   if (errors.length > 0) throw validationProblem(errors);
-  await caseStore.create(ctx.workspaceId, record, domainEvent(ctx, 'case.created', resource(id), record));
+  await caseStore.of(ctx).create(record, domainEvent(ctx, 'case.created', resource(id), record));
   return record;
 }
 
@@ -228,7 +228,7 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
             ),
           ]
         : [];
-      return caseStore.replace(ctx.workspaceId, next, current, updated, externalIdChanged);
+      return caseStore.of(ctx).replace(next, current, updated, externalIdChanged);
     },
   });
   return after;
@@ -239,6 +239,6 @@ export async function deleteCase(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Case>({
     load: () => visibleCase(ctx, caseId),
     remove: (current) =>
-      caseStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'case.deleted', resource(caseId), current)),
+      caseStore.of(ctx).remove(current, domainEvent(ctx, 'case.deleted', resource(caseId), current)),
   });
 }

@@ -57,7 +57,7 @@ export async function mentionSuggestions(
   query: { search?: string | undefined; limit?: number | undefined },
 ) {
   const search = query.search?.trim() ? searchWords(query.search) : [];
-  const { items } = await principalStore.page(ctx.workspaceId, {
+  const { items } = await principalStore.of(ctx).page({
     segments: ['ACTIVE'],
     order: [{ field: 'last_name', direction: 'asc' }],
     page: 0,

@@ -55,20 +55,24 @@ const holds = (grant: Grant) => (principal: Principal) => principal.grants.has(g
 const coreKinds: Record<CoreTargetType, TargetKind> = {
   case: {
     readable: holds('cases:read'),
-    keyOf: (ws, id) => caseStore.key(ws, id),
+    keyOf: (ws, id) => caseStore.of(ws).key(id),
     visible: (principal, record) => canSeeCase(principal, record as { assignee_id?: string }),
   },
   tour: {
     readable: holds('tours:read'),
-    keyOf: (ws, id) => tourStore.key(ws, id),
+    keyOf: (ws, id) => tourStore.of(ws).key(id),
     visible: (principal, record) => {
       const scope = driverScopeOf(principal);
       return scope === undefined || record.driver_id === scope;
     },
   },
-  vehicle: { readable: holds('vehicles:read'), keyOf: (ws, id) => vehicleStore.key(ws, id), visible: always },
-  device: { readable: holds('devices:read'), keyOf: (ws, id) => deviceStore.key(ws, id), visible: always },
-  area: { readable: holds('areas:read'), keyOf: (ws, id) => areaStore.key(ws, id), visible: always },
+  vehicle: {
+    readable: holds('vehicles:read'),
+    keyOf: (ws, id) => vehicleStore.of(ws).key(id),
+    visible: always,
+  },
+  device: { readable: holds('devices:read'), keyOf: (ws, id) => deviceStore.of(ws).key(id), visible: always },
+  area: { readable: holds('areas:read'), keyOf: (ws, id) => areaStore.of(ws).key(id), visible: always },
   user: {
     // Everyone may discuss their own user record; others' need users:read.
     readable: always,

@@ -42,10 +42,10 @@ function denied(grant: string, detail: string): ProblemError {
 
 /** The relation with both definitions, writable (or readable) by the caller on both sides. */
 async function relationFor(ctx: Actor, relationId: string, need: 'read' | 'write') {
-  const relation = await relationStore.get(ctx.workspaceId, relationId);
+  const relation = await relationStore.of(ctx).get(relationId);
   if (!relation) throw notFound('No custom-object relation has this id.');
   const [a, b] = await Promise.all(
-    sides.map((side) => definitionStore.get(ctx.workspaceId, relation[side].definition_id)),
+    sides.map((side) => definitionStore.of(ctx).get(relation[side].definition_id)),
   );
   if (!a || !b) throw notFound('No custom-object relation has this id.');
   for (const definition of a.id === b.id ? [a] : [a, b]) {
@@ -335,7 +335,7 @@ async function linksOrThrow(
   principal: Pick<Principal, 'roles' | 'grants'> | undefined,
 ): Promise<{ writes: TableWrite[]; links: Record<string, Set<string>> }> {
   const entries = Object.entries(given ?? {});
-  const all = await relationStore.list(workspaceId);
+  const all = await relationStore.of(workspaceId).list();
   // Most creations: no relation of this type and none given, one Query.
   if (entries.length === 0 && reachesOf(all, definition.id).length === 0) return { writes: [], links: {} };
   const definitions = await definitionsOf(workspaceId);

@@ -65,7 +65,7 @@ export async function findDefinition(
 ): Promise<CustomObjectDefinition | undefined> {
   const guard = await getRecord(keys.definitionSlug(workspaceId, slug));
   if (!guard) return undefined;
-  const definition = await definitionStore.get(workspaceId, String(guard.definition_id));
+  const definition = await definitionStore.of(workspaceId).get(String(guard.definition_id));
   return definition?.slug === slug ? definition : undefined;
 }
 
@@ -86,7 +86,7 @@ async function validated(
 ) {
   // A workspace holds hundreds of definitions at most: one Query reads them all. One that has
   // this slug already is a 409 (the slug guard), not a name collision.
-  const others = (await definitionStore.list(workspaceId)).filter(
+  const others = (await definitionStore.of(workspaceId).list()).filter(
     (other) => other.id !== definition.id && other.slug !== definition.slug,
   );
   // Relation fields reach this type under their slugs: a property may not take one.
@@ -203,7 +203,7 @@ export async function listDefinitions(
   query: { page?: number; size?: number; sort?: Array<{ field: string; direction: 'asc' | 'desc' }> },
 ) {
   const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
-  const { items, total } = await definitionStore.page(ctx.workspaceId, {
+  const { items, total } = await definitionStore.of(ctx).page({
     order: query.sort?.length ? query.sort : [{ field: 'slug', direction: 'asc' }],
     ...request,
   });
@@ -242,12 +242,13 @@ export async function createDefinition(
     throw slugTaken(definition.slug);
   const published = toDefinition(definition);
   await guarded(definition.slug, () =>
-    definitionStore.create(
-      ctx.workspaceId,
-      definition,
-      domainEvent(ctx, 'custom_object_definition.created', resource(definition.id), published),
-      [claimSlug(ctx.workspaceId, definition), revisionWrite(ctx.workspaceId)],
-    ),
+    definitionStore
+      .of(ctx)
+      .create(
+        definition,
+        domainEvent(ctx, 'custom_object_definition.created', resource(definition.id), published),
+        [claimSlug(ctx.workspaceId, definition), revisionWrite(ctx.workspaceId)],
+      ),
   );
   return published;
 }
@@ -272,7 +273,7 @@ export async function updateDefinition(
   if (!found) throw notFound();
   const { after } = await updateVersioned<CustomObjectDefinition>({
     key: `definition:${ctx.workspaceId}:${found.id}`,
-    load: () => definitionStore.get(ctx.workspaceId, found.id),
+    load: () => definitionStore.of(ctx).get(found.id),
     expectedVersion: body.lock_version as number | null | undefined,
     apply: (stored) => {
       const next: CustomObjectDefinition = {
@@ -311,27 +312,28 @@ export async function updateDefinition(
       }
       const renamed = next.slug !== stored.slug;
       await guarded(next.slug, () =>
-        definitionStore.replace(
-          ctx.workspaceId,
-          next,
-          stored,
-          domainEvent(
-            ctx,
-            'custom_object_definition.updated',
-            resource(next.id),
-            toDefinition(next),
-            previousAttributes(toDefinition(stored), toDefinition(next)),
+        definitionStore
+          .of(ctx)
+          .replace(
+            next,
+            stored,
+            domainEvent(
+              ctx,
+              'custom_object_definition.updated',
+              resource(next.id),
+              toDefinition(next),
+              previousAttributes(toDefinition(stored), toDefinition(next)),
+            ),
+            [
+              revisionWrite(ctx.workspaceId),
+              ...(renamed
+                ? [
+                    { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) } as const,
+                    claimSlug(ctx.workspaceId, next),
+                  ]
+                : []),
+            ],
           ),
-          [
-            revisionWrite(ctx.workspaceId),
-            ...(renamed
-              ? [
-                  { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) } as const,
-                  claimSlug(ctx.workspaceId, next),
-                ]
-              : []),
-          ],
-        ),
       );
     },
   });
@@ -342,16 +344,17 @@ export async function deleteDefinition(ctx: Actor, slug: string): Promise<void> 
   const found = await findDefinition(ctx.workspaceId, slug);
   if (!found) throw notFound();
   await deleteExisting<CustomObjectDefinition>({
-    load: () => definitionStore.get(ctx.workspaceId, found.id),
+    load: () => definitionStore.of(ctx).get(found.id),
     remove: (current) =>
-      definitionStore.remove(
-        ctx.workspaceId,
-        current,
-        domainEvent(ctx, 'custom_object_definition.deleted', resource(current.id), toDefinition(current)),
-        [
-          { kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) },
-          revisionWrite(ctx.workspaceId),
-        ],
-      ),
+      definitionStore
+        .of(ctx)
+        .remove(
+          current,
+          domainEvent(ctx, 'custom_object_definition.deleted', resource(current.id), toDefinition(current)),
+          [
+            { kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) },
+            revisionWrite(ctx.workspaceId),
+          ],
+        ),
   });
 }

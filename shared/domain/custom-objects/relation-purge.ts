@@ -119,12 +119,12 @@ export const relationAssociationPurger: EventConsumer = {
  * No custom_object_relation.deleted events: the definition's deletion is the event.
  */
 export async function removeRelationsOf(workspaceId: string, definitionId: string): Promise<void> {
-  const involved = (await relationStore.list(workspaceId)).filter(
+  const involved = (await relationStore.of(workspaceId).list()).filter(
     (relation) => relation.a.definition_id === definitionId || relation.b.definition_id === definitionId,
   );
   for (const relation of involved) {
     await transactWrite([
-      { kind: 'discard', key: relationStore.key(workspaceId, relation.id) },
+      { kind: 'discard', key: relationStore.of(workspaceId).key(relation.id) },
       revisionWrite(workspaceId),
       outboxWrite(purgeEvent(workspaceId, relation)),
     ]);
@@ -144,7 +144,7 @@ export async function unlinkInstance(
 ): Promise<void> {
   const instanceId = String(record.id);
   const relations = new Map(
-    (await relationStore.list(workspaceId)).map((relation) => [relation.id, relation]),
+    (await relationStore.of(workspaceId).list()).map((relation) => [relation.id, relation]),
   );
   const associationKeys: Array<{ pk: string; sk: string }> = [];
   const updates: Array<{ key: { pk: string; sk: string }; attribute: string; ids: string[] }> = [];

@@ -53,7 +53,9 @@ export const escapePointer = (name: string) => name.replaceAll('~', '~0').replac
 export type Definitions = Map<string, CustomObjectDefinition>;
 
 export async function definitionsOf(workspaceId: string): Promise<Definitions> {
-  return new Map((await definitionStore.list(workspaceId)).map((definition) => [definition.id, definition]));
+  return new Map(
+    (await definitionStore.of(workspaceId).list()).map((definition) => [definition.id, definition]),
+  );
 }
 
 function toSide(side: StoredRelationSide, definitions: Definitions): RelationSide {
@@ -116,13 +118,13 @@ export function reachesOf(relations: readonly StoredRelation[], definitionId: st
  * names a property of the definition must not take, as relation slugs may not take property names.
  */
 export async function relationSlugsOf(workspaceId: string, definitionId: string): Promise<string[]> {
-  return reachesOf(await relationStore.list(workspaceId), definitionId).map((reach) => reach.slug);
+  return reachesOf(await relationStore.of(workspaceId).list(), definitionId).map((reach) => reach.slug);
 }
 
 /** The live relations of the workspace, with its definitions. */
 export async function relationModel(workspaceId: string) {
   const [relations, definitions] = await Promise.all([
-    relationStore.list(workspaceId),
+    relationStore.of(workspaceId).list(),
     definitionsOf(workspaceId),
   ]);
   return { relations: relations.filter((relation) => isLive(relation, definitions)), definitions };
@@ -208,7 +210,7 @@ export async function createRelations(
   body: { relations: CreateRelation[] },
 ): Promise<{ items: Relation[]; page: ReturnType<typeof pageOf> }> {
   const [all, definitions] = await Promise.all([
-    relationStore.list(ctx.workspaceId),
+    relationStore.of(ctx).list(),
     definitionsOf(ctx.workspaceId),
   ]);
   const bySlug = new Map([...definitions.values()].map((definition) => [definition.slug, definition]));
@@ -304,7 +306,7 @@ export async function createRelations(
     ...created.flatMap((relation, index) => [
       {
         kind: 'create',
-        key: relationStore.key(ctx.workspaceId, relation.id),
+        key: relationStore.of(ctx).key(relation.id),
         entity: 'custom_object_relation',
         record: { ...relation },
       } as const,
@@ -348,10 +350,9 @@ export async function listRelationsOfDefinition(
 export async function deleteRelation(ctx: Actor, relationId: string): Promise<void> {
   const definitions = await definitionsOf(ctx.workspaceId);
   const removed = await deleteExisting<StoredRelation>({
-    load: () => relationStore.get(ctx.workspaceId, relationId),
+    load: () => relationStore.of(ctx).get(relationId),
     remove: (current) =>
-      relationStore.remove(
-        ctx.workspaceId,
+      relationStore.of(ctx).remove(
         current,
         domainEvent(ctx, 'custom_object_relation.deleted', resource(current.id), {
           ...toRelation(current, definitions),

@@ -130,7 +130,7 @@ function verify(
 async function freshCaller(workspaceId: string, deviceId: string, secretHash: string): Promise<IntakeCaller> {
   try {
     const [device, state] = await readForIntake(
-      deviceStore.key(workspaceId, deviceId),
+      deviceStore.of(workspaceId).key(deviceId),
       workspaceId,
       deviceId,
     );
@@ -271,24 +271,25 @@ async function markLocated(workspaceId: string, deviceId: string): Promise<void>
   try {
     await updateVersioned<StoredDevice>({
       key: `device:${workspaceId}:${deviceId}`,
-      load: () => deviceStore.get(workspaceId, deviceId),
+      load: () => deviceStore.of(workspaceId).get(deviceId),
       expectedVersion: undefined,
       apply: (stored) => ({ ...stored, has_location: true }),
       save: async (next, stored) => {
         if (stored.has_location) return;
         const kept = { ...next, updated_at: stored.updated_at };
-        await deviceStore.replace(
-          workspaceId,
-          kept,
-          stored,
-          systemEvent(
-            workspaceId,
-            'device.updated',
-            resourceOf(deviceId),
-            toDevice(kept),
-            previousAttributes(toDevice(stored), toDevice(kept)),
-          ),
-        );
+        await deviceStore
+          .of(workspaceId)
+          .replace(
+            kept,
+            stored,
+            systemEvent(
+              workspaceId,
+              'device.updated',
+              resourceOf(deviceId),
+              toDevice(kept),
+              previousAttributes(toDevice(stored), toDevice(kept)),
+            ),
+          );
       },
     });
   } catch (error) {

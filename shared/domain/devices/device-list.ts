@@ -90,7 +90,7 @@ export async function listDevices(
 
   const plan = await indexedPlan(ctx.workspaceId, query, order);
   if (!plan) return { items: [], page: pageOf(0, request) };
-  const { items, total } = await deviceStore.page(ctx.workspaceId, { ...plan, ...request });
+  const { items, total } = await deviceStore.of(ctx).page({ ...plan, ...request });
   return { items: await withStates(ctx.workspaceId, items, include), page: pageOf(total, request) };
 }
 
@@ -174,7 +174,7 @@ async function candidatesPage(
     }
   }
   const candidates = (
-    await getRecords([...(ids ?? [])].map((id) => deviceStore.key(workspaceId, id)))
+    await getRecords([...(ids ?? [])].map((id) => deviceStore.of(workspaceId).key(id)))
   ).filter((item) => item !== undefined) as unknown as StoredDevice[];
   const needle = query.model === undefined ? undefined : (deviceModelFacetValue(query.model) ?? '');
   const matching = candidates.filter(

@@ -32,7 +32,7 @@ const setupTypes: Record<DeviceKind, 'ENROLLMENT_LINK' | 'INTAKE_URL' | 'CONNECT
 };
 
 async function existing(ctx: Actor, id: string): Promise<StoredDevice> {
-  const device = await deviceStore.get(ctx.workspaceId, id);
+  const device = await deviceStore.of(ctx).get(id);
   if (!device) throw notFound();
   return device;
 }

@@ -95,12 +95,12 @@ export function currentStateOf(deviceId: string, state: StoredDeviceState | unde
 }
 
 export async function findDevice(workspaceId: string, id: string): Promise<StoredDevice | undefined> {
-  return deviceStore.get(workspaceId, id.toLowerCase());
+  return deviceStore.of(workspaceId).get(id.toLowerCase());
 }
 
 export async function getDevice(ctx: Actor, id: string, withState: boolean): Promise<Device> {
   const [device, state] = await Promise.all([
-    deviceStore.get(ctx.workspaceId, id),
+    deviceStore.of(ctx).get(id),
     withState ? readState(ctx.workspaceId, id) : undefined,
   ]);
   if (!device) throw notFound();
@@ -141,11 +141,9 @@ export async function createDevice(ctx: Actor, input: z.output<typeof CreateDevi
     lock_version: 0,
   };
   const published = toDevice(device);
-  await deviceStore.create(
-    ctx.workspaceId,
-    device,
-    domainEvent(ctx, 'device.created', resourceOf(device.id), published),
-  );
+  await deviceStore
+    .of(ctx)
+    .create(device, domainEvent(ctx, 'device.created', resourceOf(device.id), published));
   return published;
 }
 
@@ -157,7 +155,7 @@ export async function updateDevice(
   const { lock_version: expectedVersion, provisioning_state: _state, natural_id: _number, ...fields } = patch;
   const { after } = await updateVersioned<StoredDevice>({
     key: `device:${ctx.workspaceId}:${id}`,
-    load: () => deviceStore.get(ctx.workspaceId, id),
+    load: () => deviceStore.of(ctx).get(id),
     expectedVersion,
     apply: (stored) => {
       if (
@@ -175,8 +173,7 @@ export async function updateDevice(
       }
       return mergePatch(stored, fields);
     },
-    save: (next, stored) =>
-      deviceStore.replace(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
+    save: (next, stored) => deviceStore.of(ctx).replace(next, stored, updatedEvent(ctx, next, stored)),
   });
   return toDevice(after);
 }
@@ -198,17 +195,16 @@ export async function setProvisioningState(
   id: string,
   state: ProvisioningState,
 ): Promise<Device> {
-  const current = await deviceStore.get(ctx.workspaceId, id);
+  const current = await deviceStore.of(ctx).get(id);
   if (!current) throw notFound();
   if (current.provisioning_state === state) return toDevice(current);
   const { after } = await updateVersioned<StoredDevice>({
     key: `device:${ctx.workspaceId}:${id}`,
-    load: () => deviceStore.get(ctx.workspaceId, id),
+    load: () => deviceStore.of(ctx).get(id),
     expectedVersion: undefined,
     apply: (stored) => ({ ...stored, provisioning_state: state }),
     save: (next, stored) =>
-      deviceStore.replace(
-        ctx.workspaceId,
+      deviceStore.of(ctx).replace(
         next,
         stored,
         updatedEvent(ctx, next, stored),
@@ -225,22 +221,18 @@ export async function setProvisioningState(
  */
 export async function deleteDevice(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<StoredDevice>({
-    load: () => deviceStore.get(ctx.workspaceId, id),
+    load: () => deviceStore.of(ctx).get(id),
     remove: (current) =>
-      deviceStore.remove(
-        ctx.workspaceId,
-        current,
-        domainEvent(ctx, 'device.deleted', resourceOf(id), toDevice(current)),
-        [discardState(ctx.workspaceId, id)],
-      ),
+      deviceStore
+        .of(ctx)
+        .remove(current, domainEvent(ctx, 'device.deleted', resourceOf(id), toDevice(current)), [
+          discardState(ctx.workspaceId, id),
+        ]),
   });
 }
 
 export async function getCurrentState(ctx: Actor, id: string): Promise<DeviceCurrentState> {
-  const [device, state] = await Promise.all([
-    deviceStore.get(ctx.workspaceId, id),
-    readState(ctx.workspaceId, id),
-  ]);
+  const [device, state] = await Promise.all([deviceStore.of(ctx).get(id), readState(ctx.workspaceId, id)]);
   if (!device) throw notFound();
   return currentStateOf(device.id, state);
 }
@@ -255,7 +247,7 @@ export async function getCurrentStates(
 ): Promise<{ items: DeviceCurrentState[] }> {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const [devices, states] = await Promise.all([
-    getRecords(unique.map((id) => deviceStore.key(ctx.workspaceId, id))),
+    getRecords(unique.map((id) => deviceStore.of(ctx).key(id))),
     readStates(ctx.workspaceId, unique),
   ]);
   return {

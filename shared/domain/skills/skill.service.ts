@@ -35,7 +35,7 @@ const shortKeyLock = (workspaceId: string) => `skill-short-keys:${workspaceId}`;
 
 /** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
 export async function listSkills(ctx: Actor, query: z.output<typeof SkillListQuery>) {
-  const { items, total } = await skillStore.page(ctx.workspaceId, {
+  const { items, total } = await skillStore.of(ctx).page({
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
@@ -44,14 +44,14 @@ export async function listSkills(ctx: Actor, query: z.output<typeof SkillListQue
 }
 
 export async function getSkill(ctx: Actor, id: string): Promise<Skill> {
-  const skill = await skillStore.get(ctx.workspaceId, id);
+  const skill = await skillStore.of(ctx).get(id);
   if (!skill) throw notFound();
   return skill;
 }
 
 export async function createSkill(ctx: Actor, input: z.output<typeof CreateSkillSchema>): Promise<Skill> {
   return serialized(shortKeyLock(ctx.workspaceId), async () => {
-    const existing = await skillStore.list(ctx.workspaceId);
+    const existing = await skillStore.of(ctx).list();
     if (input.short_key !== undefined) assertShortKeyFree(existing, input.short_key);
     const shortKey =
       input.short_key ??
@@ -71,12 +71,11 @@ export async function createSkill(ctx: Actor, input: z.output<typeof CreateSkill
       lock_version: 0,
     };
     await guardedShortKey(shortKey, () =>
-      skillStore.create(
-        ctx.workspaceId,
-        skill,
-        domainEvent(ctx, 'skill.created', resource(skill.id), skill),
-        [claimShortKey(ctx.workspaceId, skill)],
-      ),
+      skillStore
+        .of(ctx)
+        .create(skill, domainEvent(ctx, 'skill.created', resource(skill.id), skill), [
+          claimShortKey(ctx.workspaceId, skill),
+        ]),
     );
     return skill;
   });
@@ -90,7 +89,7 @@ export async function updateSkill(
   const write = (others: readonly Skill[]) =>
     updateVersioned<Skill>({
       key: `skill:${ctx.workspaceId}:${id}`,
-      load: () => skillStore.get(ctx.workspaceId, id),
+      load: () => skillStore.of(ctx).get(id),
       expectedVersion: patch.lock_version,
       apply: (current) => {
         // Uniqueness is checked only for a short_key that is sent (SPEC.md rule 5).
@@ -104,31 +103,34 @@ export async function updateSkill(
       },
       save: (next, current) =>
         guardedShortKey(next.short_key, () =>
-          skillStore.replace(
-            ctx.workspaceId,
-            next,
-            current,
-            domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
-            shortKeyIdentity(next.short_key) === shortKeyIdentity(current.short_key)
-              ? []
-              : [releaseShortKey(ctx.workspaceId, current), claimShortKey(ctx.workspaceId, next)],
-          ),
+          skillStore
+            .of(ctx)
+            .replace(
+              next,
+              current,
+              domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
+              shortKeyIdentity(next.short_key) === shortKeyIdentity(current.short_key)
+                ? []
+                : [releaseShortKey(ctx.workspaceId, current), claimShortKey(ctx.workspaceId, next)],
+            ),
         ),
     });
   if (patch.short_key === undefined) return (await write([])).after;
   return serialized(shortKeyLock(ctx.workspaceId), async () => {
-    const others = await skillStore.list(ctx.workspaceId);
+    const others = await skillStore.of(ctx).list();
     return (await write(others)).after;
   });
 }
 
 export async function deleteSkill(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Skill>({
-    load: () => skillStore.get(ctx.workspaceId, id),
+    load: () => skillStore.of(ctx).get(id),
     remove: (current) =>
-      skillStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'skill.deleted', resource(id), current), [
-        releaseShortKey(ctx.workspaceId, current),
-      ]),
+      skillStore
+        .of(ctx)
+        .remove(current, domainEvent(ctx, 'skill.deleted', resource(id), current), [
+          releaseShortKey(ctx.workspaceId, current),
+        ]),
   });
 }
 

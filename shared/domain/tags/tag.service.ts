@@ -29,7 +29,7 @@ function stored(tag: Tag): StoredTag {
 }
 
 async function loadTag(ctx: Actor, id: string): Promise<Tag | undefined> {
-  const [tag, usage] = await Promise.all([tags.get(ctx.workspaceId, id), tagUsage(ctx.workspaceId, id)]);
+  const [tag, usage] = await Promise.all([tags.of(ctx).get(id), tagUsage(ctx.workspaceId, id)]);
   return tag && withUsage(tag, usage);
 }
 
@@ -41,11 +41,11 @@ async function loadTag(ctx: Actor, id: string): Promise<Tag | undefined> {
 export async function listTags(ctx: Actor, query: z.output<typeof TagListQuery>) {
   const order = query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' as const }];
   const byUsage = order[0]?.field === 'usage_count';
-  const { items, total } = await tags.page(ctx.workspaceId, {
+  const { items, total } = await tags.of(ctx).page({
     order,
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
-    ...(byUsage ? { itemKeyOf: (entry) => tags.key(ctx.workspaceId, String(entry.id)) } : {}),
+    ...(byUsage ? { itemKeyOf: (entry) => tags.of(ctx).key(String(entry.id)) } : {}),
   });
   const usages = await tagUsages(
     ctx.workspaceId,
@@ -74,9 +74,11 @@ export async function createTag(ctx: Actor, input: z.output<typeof CreateTagSche
     lock_version: 0,
     usage_count: 0,
   };
-  await tags.create(ctx.workspaceId, stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag), [
-    tagUsageCreate(ctx.workspaceId, tag.id),
-  ]);
+  await tags
+    .of(ctx)
+    .create(stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag), [
+      tagUsageCreate(ctx.workspaceId, tag.id),
+    ]);
   return tag;
 }
 
@@ -93,12 +95,13 @@ export async function updateTag(
     expectedVersion: patch.lock_version,
     apply: (current) => mergePatch(current, patch),
     save: (next, current) =>
-      tags.replace(
-        ctx.workspaceId,
-        stored(next),
-        stored(current),
-        domainEvent(ctx, 'tag.updated', resource(id), next, previousAttributes(current, next)),
-      ),
+      tags
+        .of(ctx)
+        .replace(
+          stored(next),
+          stored(current),
+          domainEvent(ctx, 'tag.updated', resource(id), next, previousAttributes(current, next)),
+        ),
   });
   return after;
 }
@@ -108,8 +111,10 @@ export async function deleteTag(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Tag>({
     load: () => loadTag(ctx, id),
     remove: (current) =>
-      tags.remove(ctx.workspaceId, current, domainEvent(ctx, 'tag.deleted', resource(id), current), [
-        tagUsageDelete(ctx.workspaceId, id),
-      ]),
+      tags
+        .of(ctx)
+        .remove(current, domainEvent(ctx, 'tag.deleted', resource(id), current), [
+          tagUsageDelete(ctx.workspaceId, id),
+        ]),
   });
 }

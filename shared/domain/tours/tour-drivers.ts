@@ -15,7 +15,7 @@ export async function isDrivingVehicle(
   vehicleId: string,
 ): Promise<boolean> {
   const vehicle = vehicleId.toLowerCase();
-  const { items } = await tourStore.page(workspaceId, {
+  const { items } = await tourStore.of(workspaceId).page({
     facet: { name: 'driver_id', value: driverId.toLowerCase() },
     segments: ['IN_PROGRESS'],
     where: (entry) => entry.vehicle_id === vehicle,

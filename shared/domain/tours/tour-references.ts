@@ -69,7 +69,7 @@ async function stopErrors(
 
 /** The ids (lower case) that name no case of the workspace: one BatchGetItem per 100. */
 export async function missingCaseIds(workspaceId: string, caseIds: readonly string[]): Promise<Set<string>> {
-  const found = await getRecords(caseIds.map((id) => caseStore.key(workspaceId, id)));
+  const found = await getRecords(caseIds.map((id) => caseStore.of(workspaceId).key(id)));
   return new Set(caseIds.filter((_, index) => found[index] === undefined));
 }
 

@@ -93,7 +93,7 @@ export async function listTours(ctx: Actor, query: Query) {
     : vehicle
       ? { name: 'vehicle_id', value: vehicle }
       : undefined;
-  const { items, total } = await tourStore.page(ctx.workspaceId, {
+  const { items, total } = await tourStore.of(ctx).page({
     ...request,
     ...(facet ? { facet } : {}),
     ...(driver && vehicle ? { where: (entry: StoredRecord) => entry.vehicle_id === vehicle } : {}),
@@ -102,7 +102,7 @@ export async function listTours(ctx: Actor, query: Query) {
 }
 
 export async function getTour(ctx: Actor, id: string): Promise<Tour> {
-  const tour = await tourStore.get(ctx.workspaceId, id);
+  const tour = await tourStore.of(ctx).get(id);
   if (!tour || !canSee(ctx.principal, tour)) throw notFound();
   return tour;
 }
@@ -122,7 +122,7 @@ export async function createTour(ctx: Actor, input: z.output<typeof CreateTourSc
     updated_at: now,
     lock_version: 0,
   };
-  await tourStore.create(ctx.workspaceId, tour, domainEvent(ctx, 'tour.created', resource(tour.id), tour));
+  await tourStore.of(ctx).create(tour, domainEvent(ctx, 'tour.created', resource(tour.id), tour));
   return tour;
 }
 
@@ -145,7 +145,7 @@ export async function updateTour(
   const { after } = await updateVersioned<Tour>({
     key: `tour:${ctx.workspaceId}:${id}`,
     load: async () => {
-      const tour = await tourStore.get(ctx.workspaceId, id);
+      const tour = await tourStore.of(ctx).get(id);
       // Someone else's tour is 403 not_owner for a driver writing it, not the 404 of a read.
       if (tour && ownOnly) assertOwner(tour.driver_id === ctx.principal.id.toLowerCase(), tourOwnWork);
       return tour && canSee(ctx.principal, tour) ? tour : undefined;
@@ -156,12 +156,13 @@ export async function updateTour(
       return mergePatch(current, normalized);
     },
     save: (next, current) =>
-      tourStore.replace(
-        ctx.workspaceId,
-        next,
-        current,
-        domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next)),
-      ),
+      tourStore
+        .of(ctx)
+        .replace(
+          next,
+          current,
+          domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next)),
+        ),
   });
   return after;
 }
@@ -169,11 +170,11 @@ export async function updateTour(
 export async function deleteTour(ctx: Actor, id: string): Promise<void> {
   await deleteExisting<Tour>({
     load: async () => {
-      const tour = await tourStore.get(ctx.workspaceId, id);
+      const tour = await tourStore.of(ctx).get(id);
       return tour && canSee(ctx.principal, tour) ? tour : undefined;
     },
     remove: (current) =>
-      tourStore.remove(ctx.workspaceId, current, domainEvent(ctx, 'tour.deleted', resource(id), current)),
+      tourStore.of(ctx).remove(current, domainEvent(ctx, 'tour.deleted', resource(id), current)),
   });
 }
 

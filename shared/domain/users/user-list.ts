@@ -73,7 +73,7 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
   if (query.skill_ids?.length) {
     // Deleted skill definitions no longer match (users keep their ids, hidden).
     const existing = await getRecords(
-      query.skill_ids.map((id) => skillStore.key(workspaceId, id.toLowerCase())),
+      query.skill_ids.map((id) => skillStore.of(workspaceId).key(id.toLowerCase())),
     );
     const wanted = new Set(existing.filter(Boolean).map((skill) => String(skill?.id)));
     filters.checks.push((entry) => (entry.skill_ids ?? []).some((id) => wanted.has(id)));
@@ -101,7 +101,7 @@ export async function listUsers(ctx: Actor, query: Query) {
     : defaultOrder;
   const search = query.search?.trim() ? searchWords(query.search) : [];
   const checks = filters.checks;
-  const { items, total } = await principalStore.page(ctx.workspaceId, {
+  const { items, total } = await principalStore.of(ctx).page({
     segments: query.status === 'ALL' ? userStatuses : [query.status ?? 'ACTIVE'],
     order,
     page: query.page ?? 0,

@@ -29,7 +29,10 @@ export interface UserCatalogs {
 
 /** One Query each for skills and tags: the whole catalogs, for setup work only. */
 export async function loadCatalogs(workspaceId: string): Promise<UserCatalogs> {
-  const [skills, tags] = await Promise.all([skillStore.list(workspaceId), tagStore.list(workspaceId)]);
+  const [skills, tags] = await Promise.all([
+    skillStore.of(workspaceId).list(),
+    tagStore.of(workspaceId).list(),
+  ]);
   return {
     skills: new Map(skills.map((skill) => [skill.id, skill])),
     tags: new Map(tags.map((tag) => [tag.id, tag])),
@@ -48,8 +51,8 @@ export async function catalogsFor(
   const skillIds = [...new Set([...principals.flatMap((p) => p.skill_ids ?? []), ...(more.skill_ids ?? [])])];
   const tagIds = [...new Set([...principals.flatMap((p) => p.tag_ids ?? []), ...(more.tag_ids ?? [])])];
   const [skills, tags] = await Promise.all([
-    getRecords(skillIds.map((id) => skillStore.key(workspaceId, id.toLowerCase()))),
-    getRecords(tagIds.map((id) => tagStore.key(workspaceId, id.toLowerCase()))),
+    getRecords(skillIds.map((id) => skillStore.of(workspaceId).key(id.toLowerCase()))),
+    getRecords(tagIds.map((id) => tagStore.of(workspaceId).key(id.toLowerCase()))),
   ]);
   const present = <T extends { id: string }>(records: Array<unknown>) =>
     new Map((records.filter(Boolean) as T[]).map((record) => [record.id, record]));

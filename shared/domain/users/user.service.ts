@@ -87,15 +87,12 @@ export async function createUser(
   };
   const representation = toUser(user, catalogs);
   try {
-    await principalStore.create(
-      workspaceId,
-      user,
-      userEvent(ctx, workspaceId, 'user.created', representation),
-      [
+    await principalStore
+      .of(workspaceId)
+      .create(user, userEvent(ctx, workspaceId, 'user.created', representation), [
         emailGuardWrite(workspace.realm, { email: input.email, workspace_id: workspaceId, user_id: user.id }),
         ...tagUsageWrites(workspaceId, [], user.tag_ids ?? []),
-      ],
-    );
+      ]);
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') throw emailTaken();
     throw error;

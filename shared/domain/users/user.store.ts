@@ -77,13 +77,14 @@ export async function updateUser(params: {
       expectedVersion: params.expectedVersion,
       apply: params.apply,
       save: (next, current) =>
-        principalStore.replace(
-          workspaceId,
-          next,
-          current,
-          userUpdatedEvent(actor, current, next, catalogs),
-          params.extra?.(next, current) ?? [],
-        ),
+        principalStore
+          .of(workspaceId)
+          .replace(
+            next,
+            current,
+            userUpdatedEvent(actor, current, next, catalogs),
+            params.extra?.(next, current) ?? [],
+          ),
     });
   } finally {
     evictAuthCache(workspaceId, userId);

@@ -88,7 +88,7 @@ export function toVehicle(stored: StoredVehicle, location?: StoredLocation | Veh
 
 /** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
 export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleListQuery>) {
-  const { items, total } = await vehicleStore.page(ctx.workspaceId, {
+  const { items, total } = await vehicleStore.of(ctx).page({
     ...(query.is_active === undefined ? {} : { segments: [query.is_active ? 'ACTIVE' : 'INACTIVE'] }),
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],
     page: query.page ?? 0,
@@ -106,7 +106,7 @@ export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleLis
 
 export async function getVehicle(ctx: Actor, id: string): Promise<Vehicle> {
   const [vehicle, location] = await Promise.all([
-    vehicleStore.get(ctx.workspaceId, id),
+    vehicleStore.of(ctx).get(id),
     readLocation(ctx.workspaceId, id),
   ]);
   if (!vehicle) throw notFound();
@@ -115,7 +115,7 @@ export async function getVehicle(ctx: Actor, id: string): Promise<Vehicle> {
 
 /** The stored vehicle (no location), for references from other resources (tours). */
 export async function findVehicle(workspaceId: string, id: string): Promise<StoredVehicle | undefined> {
-  return vehicleStore.get(workspaceId, id.toLowerCase());
+  return vehicleStore.of(workspaceId).get(id.toLowerCase());
 }
 
 export async function createVehicle(
@@ -137,12 +137,13 @@ export async function createVehicle(
   if (vehicle.license_plate !== undefined) await assertPlateFree(ctx.workspaceId, vehicle.license_plate);
   const published = toVehicle(vehicle);
   await guardedPlate(vehicle.license_plate, () =>
-    vehicleStore.create(
-      ctx.workspaceId,
-      vehicle,
-      domainEvent(ctx, 'vehicle.created', resource(vehicle.id), published),
-      vehicle.license_plate === undefined ? [] : [claimPlate(ctx.workspaceId, vehicle)],
-    ),
+    vehicleStore
+      .of(ctx)
+      .create(
+        vehicle,
+        domainEvent(ctx, 'vehicle.created', resource(vehicle.id), published),
+        vehicle.license_plate === undefined ? [] : [claimPlate(ctx.workspaceId, vehicle)],
+      ),
   );
   return published;
 }
@@ -161,7 +162,7 @@ export async function updateVehicle(
   ]);
   const { after } = await updateVersioned<StoredVehicle>({
     key: `vehicle:${ctx.workspaceId}:${id}`,
-    load: () => vehicleStore.get(ctx.workspaceId, id),
+    load: () => vehicleStore.of(ctx).get(id),
     expectedVersion: patch.lock_version,
     // Published is_active is stored as active (vehicle.schema.ts, StoredVehicle).
     apply: (stored) => {
@@ -170,19 +171,20 @@ export async function updateVehicle(
     },
     save: (next, stored) =>
       guardedPlate(next.license_plate, () =>
-        vehicleStore.replace(
-          ctx.workspaceId,
-          next,
-          stored,
-          domainEvent(
-            ctx,
-            'vehicle.updated',
-            resource(id),
-            toVehicle(next, current),
-            previousAttributes(toVehicle(stored), toVehicle(next)),
+        vehicleStore
+          .of(ctx)
+          .replace(
+            next,
+            stored,
+            domainEvent(
+              ctx,
+              'vehicle.updated',
+              resource(id),
+              toVehicle(next, current),
+              previousAttributes(toVehicle(stored), toVehicle(next)),
+            ),
+            plateWrites(ctx.workspaceId, stored, next),
           ),
-          plateWrites(ctx.workspaceId, stored, next),
-        ),
       ),
   });
   return toVehicle(after, current);
@@ -191,14 +193,14 @@ export async function updateVehicle(
 export async function deleteVehicle(ctx: Actor, id: string): Promise<void> {
   const location = await readLocation(ctx.workspaceId, id);
   await deleteExisting<StoredVehicle>({
-    load: () => vehicleStore.get(ctx.workspaceId, id),
+    load: () => vehicleStore.of(ctx).get(id),
     remove: (current) =>
-      vehicleStore.remove(
-        ctx.workspaceId,
-        current,
-        domainEvent(ctx, 'vehicle.deleted', resource(id), toVehicle(current, location)),
-        [...plateWrites(ctx.workspaceId, current, undefined), discardLocation(ctx.workspaceId, id)],
-      ),
+      vehicleStore
+        .of(ctx)
+        .remove(current, domainEvent(ctx, 'vehicle.deleted', resource(id), toVehicle(current, location)), [
+          ...plateWrites(ctx.workspaceId, current, undefined),
+          discardLocation(ctx.workspaceId, id),
+        ]),
   });
 }
 
@@ -239,7 +241,7 @@ export async function reportLocation(
   return serialized(`vehicle-location:${ctx.workspaceId}:${id}`, async () => {
     for (let attempt = 1; ; attempt++) {
       const [vehicle, stored] = await Promise.all([
-        vehicleStore.get(ctx.workspaceId, id),
+        vehicleStore.of(ctx).get(id),
         readLocation(ctx.workspaceId, id),
       ]);
       if (!vehicle) throw notFound();

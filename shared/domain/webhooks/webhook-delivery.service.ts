@@ -29,7 +29,7 @@ import {
  * says why (failure_reason, failure-reason.ts) and, when the receiver answered, with which status.
  */
 export async function sendTest(ctx: Actor, endpointId: string) {
-  const endpoint = await webhookEndpointStore.get(ctx.workspaceId, endpointId);
+  const endpoint = await webhookEndpointStore.of(ctx).get(endpointId);
   if (!endpoint) throw notFound('No webhook endpoint with this id exists.');
   const deliveryId = randomUUID();
   const event: DomainEvent = {
@@ -100,7 +100,7 @@ export async function listFailures(ctx: Actor, query: z.output<typeof DeliveryFa
 export async function redeliver(ctx: Actor, deliveryId: string): Promise<DeliveryFailure> {
   const row = await getFailure(ctx.workspaceId, deliveryId);
   if (!row) throw notFound('No delivery failure with this id exists.');
-  const endpoint = await webhookEndpointStore.getConsistent(ctx.workspaceId, row.endpoint_id);
+  const endpoint = await webhookEndpointStore.of(ctx).getConsistent(row.endpoint_id);
   if (!endpoint) {
     throw new ProblemError('resource-conflict', {
       detail: 'The endpoint of this delivery was deleted; there is nowhere to redeliver it.',

@@ -125,7 +125,7 @@ export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEn
     // Endpoints scoped to a definition: a workspace holds at most maxEndpointsPerWorkspace, so
     // the filter reads them all (one Query) and pages in memory.
     const definitionId = query.definition_id;
-    const scoped = (await webhookEndpointStore.list(ctx.workspaceId))
+    const scoped = (await webhookEndpointStore.of(ctx).list())
       .filter((endpoint) => endpoint.subscription_scopes?.includes(definitionId))
       .sort((a, b) =>
         a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1,
@@ -136,7 +136,7 @@ export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEn
       page: pageOf(scoped.length, query),
     };
   }
-  const { items, total } = await webhookEndpointStore.page(ctx.workspaceId, {
+  const { items, total } = await webhookEndpointStore.of(ctx).page({
     order: [{ field: 'created_at', direction: 'asc' }],
     ...request,
   });
@@ -144,7 +144,7 @@ export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEn
 }
 
 async function findOrThrow(ctx: Actor, id: string): Promise<StoredWebhookEndpoint> {
-  const endpoint = await webhookEndpointStore.get(ctx.workspaceId, id);
+  const endpoint = await webhookEndpointStore.of(ctx).get(id);
   if (!endpoint) throw notFound();
   return endpoint;
 }
@@ -160,7 +160,7 @@ export async function createEndpoint(
 ): Promise<WebhookEndpoint & { secret: string }> {
   const catalog = await catalogOf(ctx.workspaceId);
   await checkOrThrow(catalog, input.endpoint_url, input.subscriptions);
-  const { total } = await webhookEndpointStore.page(ctx.workspaceId, {
+  const { total } = await webhookEndpointStore.of(ctx).page({
     order: [{ field: 'id', direction: 'asc' }],
     page: 0,
     size: 1,
@@ -186,11 +186,12 @@ export async function createEndpoint(
     lock_version: 0,
     secret: newSecret(),
   };
-  await webhookEndpointStore.create(
-    ctx.workspaceId,
-    endpoint,
-    domainEvent(ctx, 'webhook_endpoint.created', resource(endpoint.id), eventObject(endpoint, catalog)),
-  );
+  await webhookEndpointStore
+    .of(ctx)
+    .create(
+      endpoint,
+      domainEvent(ctx, 'webhook_endpoint.created', resource(endpoint.id), eventObject(endpoint, catalog)),
+    );
   return { ...toEndpoint(endpoint, catalog), secret: endpoint.secret };
 }
 
@@ -205,22 +206,23 @@ export async function writeEndpoint(
   const catalog = known ?? (await catalogOf(ctx.workspaceId));
   const written = await updateVersioned<StoredWebhookEndpoint>({
     key: `webhook_endpoint:${ctx.workspaceId}:${id}`,
-    load: () => webhookEndpointStore.get(ctx.workspaceId, id),
+    load: () => webhookEndpointStore.of(ctx).get(id),
     expectedVersion,
     apply,
     save: (next, current) =>
-      webhookEndpointStore.replace(
-        ctx.workspaceId,
-        next,
-        current,
-        domainEvent(
-          ctx,
-          'webhook_endpoint.updated',
-          resource(id),
-          eventObject(next, catalog),
-          previousAttributes(eventObject(current, catalog), eventObject(next, catalog)),
+      webhookEndpointStore
+        .of(ctx)
+        .replace(
+          next,
+          current,
+          domainEvent(
+            ctx,
+            'webhook_endpoint.updated',
+            resource(id),
+            eventObject(next, catalog),
+            previousAttributes(eventObject(current, catalog), eventObject(next, catalog)),
+          ),
         ),
-      ),
   });
   return { ...written, catalog };
 }
@@ -261,12 +263,13 @@ export async function rotateSecret(ctx: Actor, id: string): Promise<WebhookEndpo
 export async function deleteEndpoint(ctx: Actor, id: string): Promise<void> {
   const catalog = await catalogOf(ctx.workspaceId);
   await deleteExisting<StoredWebhookEndpoint>({
-    load: () => webhookEndpointStore.get(ctx.workspaceId, id),
+    load: () => webhookEndpointStore.of(ctx).get(id),
     remove: (current) =>
-      webhookEndpointStore.remove(
-        ctx.workspaceId,
-        current,
-        domainEvent(ctx, 'webhook_endpoint.deleted', resource(id), eventObject(current, catalog)),
-      ),
+      webhookEndpointStore
+        .of(ctx)
+        .remove(
+          current,
+          domainEvent(ctx, 'webhook_endpoint.deleted', resource(id), eventObject(current, catalog)),
+        ),
   });
 }
