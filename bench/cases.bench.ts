@@ -49,7 +49,7 @@ async function load(workspaceId: string, count: number): Promise<void> {
         lock_version: 0,
       } as Case;
       items.push({
-        key: caseStore.key(workspaceId, record.id),
+        key: caseStore.of(workspaceId).key(record.id),
         entity: 'case',
         record: indexedItem(caseList, scope, record),
       });

@@ -379,7 +379,7 @@ async function loadDevices(workspaceId: string, from: number, to: number): Promi
       };
       if (kind === 'TRACKING_DEVICE') expected.tracking++;
       items.push({
-        key: deviceStore.key(workspaceId, device.id),
+        key: deviceStore.of(workspaceId).key(device.id),
         entity: 'device',
         record: indexedItem(deviceList, scope, device),
       });
