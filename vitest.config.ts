@@ -14,7 +14,12 @@ export default defineConfig({
           name: 'unit',
           // Explicit orders: with the default (0) vitest does not hold the contract project back.
           sequence: { groupOrder: 1 },
-          include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'test/openapi-client/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'functions/**/*.test.ts',
+            'test/openapi-client/*.test.ts',
+            'test/architecture/*.test.ts',
+          ],
           exclude: ['shared/local-stack/**', 'shared/identity/oidc-storage.test.ts', 'node_modules/**'],
         },
       },
