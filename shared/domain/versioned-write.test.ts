@@ -3,9 +3,11 @@
  * different one is 409 resource-conflict, an omitted or null one is last-write-wins (which
  * re-reads and re-applies instead of losing a concurrent write). Storage is faked here.
  */
+
 import { describe, expect, it, vi } from 'vitest';
+import { problemOfAsync } from '../../test/support/problem-of.ts';
 import { DataError } from '../data/data-error.ts';
-import { ProblemError } from '../http/problem.ts';
+import { CommonDomainError } from './common-error.ts';
 import { deleteExisting, mergePatch, type Timestamped, updateVersioned } from './versioned-write.ts';
 
 interface Note extends Timestamped {
@@ -35,15 +37,7 @@ function fakeStore(initial: Note | undefined, failures: Error[] = []) {
   return { load, save, stored: () => current };
 }
 
-async function problemOf(act: () => Promise<unknown>): Promise<ProblemError> {
-  try {
-    await act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a ProblemError');
-}
+const problemOf = problemOfAsync;
 
 describe('Function: updateVersioned', () => {
   it('writes and increments the version when lock_version equals the stored one', async () => {
@@ -304,10 +298,10 @@ describe('Function: updateVersioned', () => {
     expect(store.save).toHaveBeenCalledOnce();
   });
 
-  it('lets a validation problem thrown by the patch through without saving', async () => {
+  it('lets a validation error thrown by the patch through without saving', async () => {
     // Prepare
     const store = fakeStore(storedNote);
-    const invalid = new ProblemError('validation-failed', { detail: 'bad' });
+    const invalid = new CommonDomainError('invalid', { detail: 'bad' });
 
     // Act
     const act = updateVersioned({

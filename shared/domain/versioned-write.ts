@@ -7,8 +7,18 @@
  */
 import { DataError } from '../data/data-error.ts';
 import type { VersionedResource } from '../data/resource-store.ts';
-import { conflict, notFound } from '../http/problem.ts';
+import { CommonDomainError } from './common-error.ts';
 import { serialized } from './keyed-mutex.ts';
+
+const notFound = () => new CommonDomainError('not-found');
+
+/** The lock_version sent differs: the caller learns the current one when it is known. */
+function versionConflict(current: number | undefined): CommonDomainError {
+  return new CommonDomainError('version-conflict', {
+    detail: 'lock_version does not match the stored version.',
+    ...(current === undefined ? {} : { data: { current_lock_version: current } }),
+  });
+}
 
 /** Attempts of a last-write-wins update that keeps losing to writers in other containers. */
 const maxAttempts = 8;
@@ -43,7 +53,7 @@ async function updateWithRetries<T extends Timestamped>(params: {
     if (!current) throw notFound();
     const expected = params.expectedVersion;
     if (expected !== undefined && expected !== null && expected !== current.lock_version) {
-      throw conflict(undefined, current.lock_version);
+      throw versionConflict(current.lock_version);
     }
     const next = {
       ...params.apply(current),
@@ -64,7 +74,7 @@ async function updateWithRetries<T extends Timestamped>(params: {
         continue;
       }
       if (error.code === 'version-conflict') {
-        throw conflict(undefined, error.storedVersion ?? (await params.load())?.lock_version);
+        throw versionConflict(error.storedVersion ?? (await params.load())?.lock_version);
       }
       throw error;
     }
@@ -94,8 +104,11 @@ export async function deleteExisting<T extends VersionedResource>(params: {
         await backoff(attempt);
         continue;
       }
-      if (error.code === 'version-conflict')
-        throw conflict('The resource kept changing while it was deleted; retry.');
+      if (error.code === 'version-conflict') {
+        throw new CommonDomainError('conflict', {
+          detail: 'The resource kept changing while it was deleted; retry.',
+        });
+      }
       throw error;
     }
   }

@@ -13,11 +13,11 @@ import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
 import { areaStore } from './area.store.ts';
+import { AreaError } from './area-error.ts';
 
 const resource = (id: string) => ({ type: 'area', id });
 
@@ -33,7 +33,7 @@ export async function listAreas(ctx: Actor, query: z.output<typeof AreaListQuery
 
 export async function getArea(ctx: Actor, id: string): Promise<Area> {
   const area = await areaStore.of(ctx).get(id);
-  if (!area) throw notFound();
+  if (!area) throw new AreaError('not-found');
   return area;
 }
 
