@@ -33,7 +33,11 @@ describe('npm start', () => {
     const running = service;
     await vi.waitFor(() => {
       expect(running.output()).toContain('demo-integration / demo-secret-1');
-      expect(running.output()).toContain(`curl -s -H "Authorization: Bearer $TOKEN" ${first}/api/v2/areas`);
+      // The printed commands fail visibly: the token step exits non-zero with the provider's answer.
+      expect(running.output()).toContain(
+        `curl -sS --fail-with-body -H "Authorization: Bearer $TOKEN" ${first}/api/v2/areas`,
+      );
+      expect(running.output()).toContain('process.exit(1)');
     });
     const bearer = await token(first);
     const created = await fetch(`${first}/api/v2/areas`, {
