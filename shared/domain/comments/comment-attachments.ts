@@ -28,6 +28,7 @@ import type { TableWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
 import { type FieldError, notFound } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
+import { hasSignatureOf, isPlainText } from '../../uploads/file-signature.ts';
 import {
   type AttachmentType,
   type AttachmentUpload,
@@ -125,37 +126,9 @@ export async function attachmentUploadStatus(ctx: Actor, fileId: string): Promis
   return { ...common, status: Date.parse(upload.expires_at_utc) < Date.now() ? 'EXPIRED' : 'PENDING' };
 }
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
-  bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
-
-/** Whether the bytes are what the type says (magic bytes; UTF-8 text without NUL). */
+/** Whether the bytes are what the type says (file-signature.ts: magic bytes; UTF-8 text without NUL). */
 export function looksLike(type: AttachmentType, bytes: Uint8Array): boolean {
-  switch (type) {
-    case 'image/png':
-      return startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    case 'image/jpeg':
-      return startsWith(bytes, [0xff, 0xd8, 0xff]);
-    case 'image/gif':
-      return startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'));
-    case 'image/webp':
-      return startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8);
-    case 'application/pdf':
-      return startsWith(bytes, ascii('%PDF-'));
-    case 'text/plain':
-    case 'text/csv':
-      if (bytes.includes(0)) return false;
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-        return true;
-      } catch {
-        return false;
-      }
-    default: {
-      const exhaustive: never = type;
-      return exhaustive;
-    }
-  }
+  return type === 'text/plain' || type === 'text/csv' ? isPlainText(bytes) : hasSignatureOf(type, bytes);
 }
 
 export interface ClaimedAttachments {

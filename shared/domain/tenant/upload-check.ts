@@ -6,8 +6,8 @@
  *
  * 1. size: 1..the kind's limit (logo 2 MiB, favicon 256 KiB);
  * 2. the stored Content-Type is the one the intent declared;
- * 3. the bytes are what the type says: PNG `89 50 4E 47 0D 0A 1A 0A`, JPEG `FF D8 FF`, WebP
- *    `RIFF....WEBP`, ICO `00 00 01 00` with at least one image;
+ * 3. the bytes are what the type says (shared/uploads/file-signature.ts): PNG, JPEG, WebP and ICO
+ *    by their magic bytes, an ICO with at least one image;
  * 4. an SVG is UTF-8 XML text whose root is `<svg>`, with nothing that runs or loads: no
  *    `<script>`, no event handler attribute (`on…`), no `javascript:`/`vbscript:` URL, no
  *    `<foreignObject>` (HTML inside), no reference outside the file (`href`/`xlink:href`/`src` other
@@ -16,6 +16,12 @@
  *
  * Pure functions only: the caller reads the object (upload-intent.service.ts).
  */
+import {
+  hasSignatureOf,
+  isSignedFileType,
+  type SignedFileType,
+  signatureAmong,
+} from '../../uploads/file-signature.ts';
 
 export const uploadKinds = ['logo', 'favicon'] as const;
 export type UploadKind = (typeof uploadKinds)[number];
@@ -88,30 +94,17 @@ export function checkStoredObject(params: {
   return { ok: true };
 }
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
-  bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
-
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+/** The raster types a logo or favicon may be, each told by its first bytes (file-signature.ts). */
+const rasterTypes: readonly SignedFileType[] = [
+  ...new Set(
+    Object.values(uploadRules).flatMap((rule) =>
+      (rule.mimeTypes as readonly string[]).filter(isSignedFileType),
+    ),
+  ),
+];
 
 function looksLike(type: string, bytes: Uint8Array): boolean {
-  switch (type) {
-    case 'image/png':
-      return startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    case 'image/jpeg':
-      return startsWith(bytes, [0xff, 0xd8, 0xff]);
-    case 'image/webp':
-      return startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8);
-    case 'image/x-icon':
-    case 'image/vnd.microsoft.icon':
-      // Reserved 0, type 1 (icon), then the number of images (little-endian), at least one.
-      return (
-        startsWith(bytes, [0x00, 0x00, 0x01, 0x00]) &&
-        bytes.length >= 6 &&
-        (bytes[4] ?? 0) + (bytes[5] ?? 0) > 0
-      );
-    default:
-      return false;
-  }
+  return isSignedFileType(type) && rasterTypes.includes(type) && hasSignatureOf(type, bytes);
 }
 
 /** The whole file's bytes against the declared type (magic bytes; SVG safety). */
@@ -127,9 +120,8 @@ function describeStart(bytes: Uint8Array): string {
   const head = Buffer.from(bytes.subarray(0, 64)).toString('latin1').trimStart().toLowerCase();
   if (head.startsWith('<!doctype html') || head.startsWith('<html')) return 'it is HTML';
   if (head.startsWith('<')) return 'it is markup';
-  for (const other of ['image/png', 'image/jpeg', 'image/webp', 'image/x-icon']) {
-    if (looksLike(other, bytes)) return `it is ${other}`;
-  }
+  const other = signatureAmong(['image/png', 'image/jpeg', 'image/webp', 'image/x-icon'], bytes);
+  if (other) return `it is ${other}`;
   return `first bytes ${Buffer.from(bytes.subarray(0, 8)).toString('hex')}`;
 }
 
