@@ -9,12 +9,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { objectReadUrl } from '../../aws/upload-bucket.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecord } from '../../data/table.ts';
 import { type DomainEvent, type EventActor, previousAttributes } from '../../events/domain-event.ts';
 import { updateVersioned } from '../versioned-write.ts';
-import { replaceWorkspace } from '../workspaces/workspace-admin.store.ts';
-import type { TenantRecord } from './tenant.service.ts';
+import { type TenantRecord, tenantStore } from './tenant.store.ts';
 
 /** A checked file applied to the tenant. */
 export interface TenantAsset {
@@ -123,8 +120,7 @@ export async function setTenantAsset(
   options: { onlyIfNewer?: boolean } = {},
 ): Promise<AssetChange> {
   const writer = writerOf(by);
-  const load = async () =>
-    (await getRecord(keys.workspace(writer.workspaceId), { consistent: true })) as TenantRecord | undefined;
+  const store = tenantStore.of(writer.workspaceId);
   const keeps = (stored: TenantRecord) => {
     const present = stored[kind];
     if (present?.file_id === asset?.file_id) return true;
@@ -133,7 +129,7 @@ export async function setTenantAsset(
   try {
     const { before, after } = await updateVersioned<TenantRecord>({
       key: `workspace:${writer.workspaceId}`,
-      load,
+      load: () => store.get(),
       expectedVersion: undefined,
       apply: (stored) => {
         if (keeps(stored)) throw new Unchanged(stored);
@@ -142,7 +138,7 @@ export async function setTenantAsset(
         else delete next[kind];
         return next;
       },
-      save: (next, stored) => replaceWorkspace(next, stored, tenantUpdated(writer, stored, next)),
+      save: (next, stored) => store.replace(next, stored, tenantUpdated(writer, stored, next)),
     });
     return { previous: before[kind], current: after[kind] };
   } catch (error) {

@@ -8,23 +8,14 @@
  */
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound } from '../../http/problem.ts';
 import { mergePatch, updateVersioned } from '../versioned-write.ts';
-import { type AdminWorkspaceRecord, replaceWorkspace } from '../workspaces/workspace-admin.store.ts';
 import type { Tenant, UpdateTenantSchema } from './tenant.schema.ts';
-import { assetUrlOf, type TenantAsset, tenantEventFields } from './tenant-assets.ts';
+import { type TenantRecord, tenantStore } from './tenant.store.ts';
+import { assetUrlOf, tenantEventFields } from './tenant-assets.ts';
+import { TenantError } from './tenant-error.ts';
 
-/** The workspace item with the tenant's own fields. */
-export interface TenantRecord extends AdminWorkspaceRecord {
-  language?: string;
-  region?: string;
-  timezone?: string;
-  logo?: TenantAsset;
-  favicon?: TenantAsset;
-}
+export type { TenantRecord };
 
 export async function toTenant(record: TenantRecord): Promise<Tenant> {
   const [logoUrl, faviconUrl] = await Promise.all([
@@ -45,13 +36,9 @@ export async function toTenant(record: TenantRecord): Promise<Tenant> {
   };
 }
 
-export async function readTenant(workspaceId: string): Promise<TenantRecord | undefined> {
-  return (await getRecord(keys.workspace(workspaceId), { consistent: true })) as TenantRecord | undefined;
-}
-
 export async function getTenant(ctx: Actor): Promise<Tenant> {
-  const record = await readTenant(ctx.workspaceId);
-  if (!record) throw notFound();
+  const record = await tenantStore.of(ctx).get();
+  if (!record) throw new TenantError('not-found');
   return toTenant(record);
 }
 
@@ -59,22 +46,24 @@ export async function updateTenant(ctx: Actor, patch: z.output<typeof UpdateTena
   const { lock_version: expectedVersion, ...fields } = patch;
   const { after } = await updateVersioned<TenantRecord>({
     key: `workspace:${ctx.workspaceId}`,
-    load: () => readTenant(ctx.workspaceId),
+    load: () => tenantStore.of(ctx).get(),
     expectedVersion,
     apply: (stored) =>
       mergePatch(stored as unknown as Record<string, unknown>, fields) as unknown as TenantRecord,
     save: (next, stored) =>
-      replaceWorkspace(
-        next,
-        stored,
-        domainEvent(
-          ctx,
-          'tenant.updated',
-          { type: 'tenant', id: ctx.workspaceId },
-          tenantEventFields(next),
-          previousAttributes(tenantEventFields(stored), tenantEventFields(next)),
+      tenantStore
+        .of(ctx)
+        .replace(
+          next,
+          stored,
+          domainEvent(
+            ctx,
+            'tenant.updated',
+            { type: 'tenant', id: ctx.workspaceId },
+            tenantEventFields(next),
+            previousAttributes(tenantEventFields(stored), tenantEventFields(next)),
+          ),
         ),
-      ),
   });
   return toTenant(after);
 }

@@ -28,9 +28,9 @@ import {
 import { config } from '../../config.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent } from '../../events/domain-event.ts';
-import { notFound } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
 import { type AssetWriter, setTenantAsset } from './tenant-assets.ts';
+import { TenantError } from './tenant-error.ts';
 import type { CreateUpload, UploadIntent, UploadStatusRecord } from './upload.schema.ts';
 import {
   type CheckResult,
@@ -40,12 +40,7 @@ import {
   type UploadKind,
   uploadRules,
 } from './upload-check.ts';
-import {
-  createUploadIntent,
-  getUploadIntent,
-  replaceUploadIntent,
-  type UploadIntentRecord,
-} from './upload-intent.store.ts';
+import { type UploadIntentRecord, uploadIntentStore } from './upload-intent.store.ts';
 
 /**
  * How much later than the form's expiry a stored file may say it arrived: S3 stamps an object
@@ -97,15 +92,17 @@ export async function createUpload(ctx: Actor, kind: UploadKind, input: CreateUp
     lock_version: 0,
   };
   const type = kind === 'logo' ? 'tenant.logo_upload.created' : 'tenant.favicon_upload.created';
-  await createUploadIntent(
-    intent,
-    domainEvent(
-      ctx,
-      type,
-      { type: `tenant.${kind}_upload`, id: fileId },
-      { id: fileId, ...toStatusRecord(intent) },
-    ),
-  );
+  await uploadIntentStore
+    .of(ctx)
+    .create(
+      intent,
+      domainEvent(
+        ctx,
+        type,
+        { type: `tenant.${kind}_upload`, id: fileId },
+        { id: fileId, ...toStatusRecord(intent) },
+      ),
+    );
   return { file_id: fileId, upload_fields: { url: form.url, ...form.fields }, expires_at_utc: expiresAt };
 }
 
@@ -115,9 +112,10 @@ export async function getUploadStatus(
   kind: UploadKind,
   fileId: string,
 ): Promise<UploadStatusRecord> {
-  const intent = await getUploadIntent(ctx.workspaceId, fileId);
+  const intent = await uploadIntentStore.of(ctx).get(fileId);
   // A favicon's id under logo-uploads names no logo upload.
-  if (!intent || intent.kind !== kind) throw notFound('No upload with this file_id exists.');
+  if (!intent || intent.kind !== kind)
+    throw new TenantError('not-found', { detail: 'No upload with this file_id exists.' });
   const checked = await checkUpload(intent, {
     workspaceId: ctx.workspaceId,
     actor: { type: 'USER', id: intent.created_by },
@@ -229,12 +227,12 @@ async function reject(
 /** Store the outcome; when another check stored one first, that one stands. */
 async function settle(current: UploadIntentRecord, next: UploadIntentRecord): Promise<UploadIntentRecord> {
   try {
-    await replaceUploadIntent(next, current);
+    await uploadIntentStore.of(current.workspace_id).replace(next, current);
     return { ...next, lock_version: current.lock_version + 1 };
   } catch (error) {
     if (!(error instanceof DataError) || error.code !== 'version-conflict') throw error;
-    const winner = await getUploadIntent(current.workspace_id, current.id);
-    if (!winner) throw notFound('No upload with this file_id exists.');
+    const winner = await uploadIntentStore.of(current.workspace_id).get(current.id);
+    if (!winner) throw new TenantError('not-found', { detail: 'No upload with this file_id exists.' });
     return winner;
   }
 }
@@ -264,7 +262,7 @@ export async function removeTenantAsset(ctx: Actor, kind: UploadKind): Promise<v
 export async function checkUploadedKey(key: string): Promise<UploadStatusRecord | undefined> {
   const named = parsePendingKey(key);
   if (!named) return undefined;
-  const intent = await getUploadIntent(named.workspaceId, named.fileId);
+  const intent = await uploadIntentStore.of(named.workspaceId).get(named.fileId);
   if (!intent || intent.kind !== named.kind || intent.pending_key !== key) return undefined;
   const checked = await checkUpload(intent, {
     workspaceId: named.workspaceId,

@@ -6,6 +6,7 @@
  */
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import { getRecord, transactWrite, writeItem } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import type { UploadStatus } from './upload.schema.ts';
@@ -45,41 +46,47 @@ function expiryOf(record: UploadIntentRecord): number {
   return Math.floor(Date.parse(record.created_at) / 1000) + intentRetentionDays * 86_400;
 }
 
-export async function getUploadIntent(
-  workspaceId: string,
-  fileId: string,
-): Promise<UploadIntentRecord | undefined> {
-  // Strongly consistent: a status read right after the check that wrote it sees its outcome.
-  return (await getRecord(keys.uploadIntent(workspaceId, fileId), { consistent: true })) as
-    | UploadIntentRecord
-    | undefined;
+/** One workspace's upload intents: every call is scoped to it by construction. */
+export interface WorkspaceUploadIntentStore {
+  /** Strongly consistent: a status read right after the check that wrote it sees its outcome. */
+  get(fileId: string): Promise<UploadIntentRecord | undefined>;
+  /** The intent and its tenant.<kind>_upload.created event, in one transaction. */
+  create(record: UploadIntentRecord, event: DomainEvent): Promise<void>;
+  /** Fails with DataError `version-conflict` when someone else changed it since `current` was read. */
+  replace(next: UploadIntentRecord, current: UploadIntentRecord): Promise<void>;
 }
 
-/** The intent and its tenant.<kind>_upload.created event, in one transaction. */
-export async function createUploadIntent(record: UploadIntentRecord, event: DomainEvent): Promise<void> {
-  await transactWrite([
-    {
-      kind: 'create',
-      key: keys.uploadIntent(record.workspace_id, record.id),
-      entity,
-      record: { ...record },
-      expiresAt: expiryOf(record),
-    },
-    outboxWrite(event),
-  ]);
-}
-
-/** Fails with DataError `version-conflict` when someone else changed it since `current` was read. */
-export async function replaceUploadIntent(
-  next: UploadIntentRecord,
-  current: UploadIntentRecord,
-): Promise<void> {
-  await writeItem({
-    kind: 'replace',
-    key: keys.uploadIntent(next.workspace_id, next.id),
-    entity,
-    record: { ...next, lock_version: current.lock_version + 1 },
-    expectedVersion: current.lock_version,
-    expiresAt: expiryOf(next),
-  });
-}
+export const uploadIntentStore = {
+  of(scope: StoreScope): WorkspaceUploadIntentStore {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    return {
+      async get(fileId) {
+        return (await getRecord(keys.uploadIntent(workspaceId, fileId), { consistent: true })) as
+          | UploadIntentRecord
+          | undefined;
+      },
+      async create(record, event) {
+        await transactWrite([
+          {
+            kind: 'create',
+            key: keys.uploadIntent(workspaceId, record.id),
+            entity,
+            record: { ...record },
+            expiresAt: expiryOf(record),
+          },
+          outboxWrite(event),
+        ]);
+      },
+      async replace(next, current) {
+        await writeItem({
+          kind: 'replace',
+          key: keys.uploadIntent(workspaceId, next.id),
+          entity,
+          record: { ...next, lock_version: current.lock_version + 1 },
+          expectedVersion: current.lock_version,
+          expiresAt: expiryOf(next),
+        });
+      },
+    };
+  },
+};

@@ -9,13 +9,13 @@ import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { testEventType } from '../../events/event-registry.ts';
-import { notFound, ProblemError } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from '../../webhooks/attempt.ts';
 import { prepareEnvelope, withDeliveryId } from '../../webhooks/envelope.ts';
 import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failure.schema.ts';
 import { writeEndpoint } from './webhook-endpoint.service.ts';
 import { webhookEndpointStore } from './webhook-endpoint.store.ts';
+import { WebhookError } from './webhook-error.ts';
 import {
   type DeliveryFailureRecord,
   getFailure,
@@ -30,7 +30,7 @@ import {
  */
 export async function sendTest(ctx: Actor, endpointId: string) {
   const endpoint = await webhookEndpointStore.of(ctx).get(endpointId);
-  if (!endpoint) throw notFound('No webhook endpoint with this id exists.');
+  if (!endpoint) throw new WebhookError('not-found', { detail: 'No webhook endpoint with this id exists.' });
   const deliveryId = randomUUID();
   const event: DomainEvent = {
     id: uuidv7(),
@@ -99,15 +99,15 @@ export async function listFailures(ctx: Actor, query: z.output<typeof DeliveryFa
  */
 export async function redeliver(ctx: Actor, deliveryId: string): Promise<DeliveryFailure> {
   const row = await getFailure(ctx.workspaceId, deliveryId);
-  if (!row) throw notFound('No delivery failure with this id exists.');
+  if (!row) throw new WebhookError('not-found', { detail: 'No delivery failure with this id exists.' });
   const endpoint = await webhookEndpointStore.of(ctx).getConsistent(row.endpoint_id);
   if (!endpoint) {
-    throw new ProblemError('resource-conflict', {
+    throw new WebhookError('conflict', {
       detail: 'The endpoint of this delivery was deleted; there is nowhere to redeliver it.',
     });
   }
   if (row.retry_state === 'PENDING') {
-    throw new ProblemError('resource-conflict', {
+    throw new WebhookError('conflict', {
       detail: `This delivery is still being retried (next attempt at ${row.next_attempt_at}); redeliver it after it has settled.`,
     });
   }

@@ -11,7 +11,7 @@ import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { type CatalogEntry, customObjectCatalog, webhookCatalog } from '../../events/event-registry.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   type DefinitionNames,
@@ -32,6 +32,7 @@ import {
   type WebhookEndpointListQuery,
 } from './webhook-endpoint.schema.ts';
 import { webhookEndpointStore } from './webhook-endpoint.store.ts';
+import { WebhookError } from './webhook-error.ts';
 
 const resource = (id: string) => ({ type: 'webhook_endpoint', id });
 
@@ -115,7 +116,7 @@ async function checkOrThrow(
     ...(url !== undefined ? await destinationErrors(url) : []),
     ...(subscriptions ? subscriptionErrors(catalog, subscriptions) : []),
   ];
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new WebhookError('invalid', { fields: errors });
 }
 
 export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEndpointListQuery>) {
@@ -145,7 +146,7 @@ export async function listEndpoints(ctx: Actor, query: z.output<typeof WebhookEn
 
 async function findOrThrow(ctx: Actor, id: string): Promise<StoredWebhookEndpoint> {
   const endpoint = await webhookEndpointStore.of(ctx).get(id);
-  if (!endpoint) throw notFound();
+  if (!endpoint) throw new WebhookError('not-found');
   return endpoint;
 }
 
@@ -166,7 +167,7 @@ export async function createEndpoint(
     size: 1,
   });
   if (total >= maxEndpointsPerWorkspace) {
-    throw new ProblemError('resource-conflict', {
+    throw new WebhookError('conflict', {
       detail: `A workspace holds at most ${maxEndpointsPerWorkspace} webhook endpoints; delete one first.`,
     });
   }

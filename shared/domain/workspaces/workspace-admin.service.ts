@@ -13,7 +13,6 @@ import { defaultRealm } from '../../auth/realm-name.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal, type PrincipalRecord, tableIdentityDirectory } from '../../data/directory.store.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
-import { notFound, ProblemError } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { sendSetPasswordInvitation } from '../users/set-password-invitation.ts';
@@ -35,6 +34,7 @@ import {
   pageOfWorkspaces,
   replaceWorkspace,
 } from './workspace-admin.store.ts';
+import { WorkspaceError } from './workspace-error.ts';
 import { serviceAccountIdOf } from './workspace-provisioning.ts';
 
 /** The Workspace representation, keys in schema order. */
@@ -135,9 +135,9 @@ export async function createWorkspace(
     });
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') {
-      throw new ProblemError('resource-conflict', {
+      throw new WorkspaceError('already-exists', {
         detail: `The e-mail address is already used in realm ${realm}.`,
-        errors: [
+        fields: [
           {
             type: 'field-invalid',
             pointer: '#/owner/email',
@@ -181,7 +181,7 @@ async function inviteOwner(
 
 async function workspaceOrThrow(workspaceId: string): Promise<AdminWorkspaceRecord> {
   const workspace = await getAdminWorkspace(workspaceId);
-  if (!workspace) throw notFound('No workspace with this id exists.');
+  if (!workspace) throw new WorkspaceError('not-found', { detail: 'No workspace with this id exists.' });
   return workspace;
 }
 
@@ -277,9 +277,9 @@ export async function createApiClient(
     });
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') {
-      throw new ProblemError('resource-conflict', {
+      throw new WorkspaceError('already-exists', {
         detail: `A client with this client_id already exists in realm ${workspace.realm}.`,
-        errors: [
+        fields: [
           {
             type: 'field-invalid',
             pointer: '#/client_id',
@@ -304,7 +304,7 @@ export async function getApiClient(workspaceId: string, clientId: string): Promi
   const workspace = await workspaceOrThrow(workspaceId);
   const client = await tableIdentityDirectory.findClient(workspace.realm, clientId);
   if (!client || client.workspaceId !== workspace.id)
-    throw notFound('No client with this id in this workspace.');
+    throw new WorkspaceError('not-found', { detail: 'No client with this id in this workspace.' });
   const serviceAccount = await getPrincipal(workspace.id, client.principalId);
   return {
     client_id: client.clientId,
