@@ -11,7 +11,7 @@
  * - `missing_for_invoicing` names what invoicing still needs.
  */
 import type { z } from 'zod';
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import {
   type BillingProfile,
   invoicingFields,

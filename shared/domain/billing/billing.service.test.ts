@@ -5,6 +5,7 @@
  * replaced, and recheck turns the provider's standing into the admin plane's lock transition.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { problemOfAsync } from '../../../test/support/problem-of.ts';
 import type { Actor } from '../../auth/actor.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
 import { PaymentProviderError } from '../../billing/payment-provider.ts';
@@ -19,19 +20,23 @@ const memory = vi.hoisted(() => ({
 }));
 
 vi.mock('./billing.store.ts', () => ({
-  readProfile: async () => memory.profile,
-  createProfile: async (_ws: string, profile: StoredProfile) => {
-    memory.profile = profile;
-  },
-  replaceProfile: async (_ws: string, profile: StoredProfile) => {
-    memory.profile = profile;
-  },
-  readAccount: async () => memory.account,
-  createAccount: async (_ws: string, account: BillingAccountRecord) => {
-    memory.account = account;
-  },
-  putAccount: async (_ws: string, account: BillingAccountRecord) => {
-    memory.account = account;
+  billingStore: {
+    of: () => ({
+      profile: async () => memory.profile,
+      createProfile: async (profile: StoredProfile) => {
+        memory.profile = profile;
+      },
+      replaceProfile: async (profile: StoredProfile) => {
+        memory.profile = profile;
+      },
+      account: async () => memory.account,
+      createAccount: async (account: BillingAccountRecord) => {
+        memory.account = account;
+      },
+      putAccount: async (account: BillingAccountRecord) => {
+        memory.account = account;
+      },
+    }),
   },
 }));
 
@@ -197,14 +202,33 @@ describe('Billing service: sessions', () => {
         throw new PaymentProviderError('unavailable', 'timeout');
       },
     }).provider;
-    await expect(createBillingSession(ctx, 'portal', {})).rejects.toMatchObject({
+    expect(await problemOfAsync(() => createBillingSession(ctx, 'portal', {}))).toMatchObject({
       type: 'service-unavailable',
+      init: { headers: { 'retry-after': '5' } },
     });
 
     memory.provider = undefined;
-    await expect(createBillingSession(ctx, 'portal', {})).rejects.toMatchObject({
+    expect(await problemOfAsync(() => createBillingSession(ctx, 'portal', {}))).toMatchObject({
       type: 'service-unavailable',
       message: expect.stringContaining('No payment provider'),
+      init: { headers: { 'retry-after': '3600' } },
+    });
+  });
+});
+
+describe('Billing service: provider refusals', () => {
+  it('answers 500 when the provider refuses the request, and names no provider detail', async () => {
+    memory.provider = scriptedProvider({
+      createCustomer: async () => {
+        throw new PaymentProviderError('rejected', 'card_declined: secret details');
+      },
+    }).provider;
+
+    const problem = await problemOfAsync(() => createBillingSession(ctx, 'portal', {}));
+
+    expect(problem).toMatchObject({
+      type: 'internal-error',
+      message: 'The payment provider refused the request; the operator finds why in the logs.',
     });
   });
 });

@@ -41,19 +41,11 @@ import {
 } from '../../billing/payment-provider.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { conflict, ProblemError, validationProblem } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { changeWorkspaceState, getWorkspace } from '../workspaces/workspace-admin.service.ts';
-import {
-  type BillingAccountRecord,
-  createAccount,
-  createProfile,
-  putAccount,
-  readAccount,
-  readProfile,
-  replaceProfile,
-} from './billing.store.ts';
+import { type BillingAccountRecord, billingStore } from './billing.store.ts';
+import { BillingError } from './billing-error.ts';
 import {
   applyProfilePatch,
   type StoredProfile,
@@ -77,7 +69,7 @@ function eventObject(profile: BillingProfile): Record<string, unknown> {
 }
 
 export async function getBillingProfile(ctx: Actor): Promise<BillingProfile> {
-  return toBillingProfile(await readProfile(ctx.workspaceId));
+  return toBillingProfile(await billingStore.of(ctx).profile());
 }
 
 export async function updateBillingProfile(
@@ -86,23 +78,23 @@ export async function updateBillingProfile(
 ): Promise<BillingProfile> {
   const { lock_version: expected, ...patch } = input;
   const workspaceId = ctx.workspaceId;
-  const stored = await readProfile(workspaceId);
+  const stored = await billingStore.of(workspaceId).profile();
   let result: StoredProfile | undefined;
   let changed = true;
   if (!stored) result = await createFirstProfile(ctx, patch);
   if (!result) {
-    const current = stored ?? (await readProfile(workspaceId));
+    const current = stored ?? (await billingStore.of(workspaceId).profile());
     if (current && expected !== undefined && expected !== null && expected !== current.lock_version)
-      throw conflict(undefined, current.lock_version);
+      throw new BillingError('version-conflict', { data: { current_lock_version: current.lock_version } });
     const { errors } = applyProfilePatch(current, patch);
-    if (errors.length > 0) throw validationProblem(errors);
+    if (errors.length > 0) throw new BillingError('invalid', { fields: errors });
     const { before, after } = await updateVersioned<StoredProfile>({
       key: `billing-profile:${workspaceId}`,
-      load: () => readProfile(workspaceId),
+      load: () => billingStore.of(workspaceId).profile(),
       expectedVersion: expected,
       apply: (latest) => {
         const next = applyProfilePatch(latest, patch);
-        if (next.errors.length > 0) throw validationProblem(next.errors);
+        if (next.errors.length > 0) throw new BillingError('invalid', { fields: next.errors });
         return {
           ...next.values,
           id: latest.id,
@@ -112,18 +104,19 @@ export async function updateBillingProfile(
         };
       },
       save: (next, latest) =>
-        replaceProfile(
-          workspaceId,
-          next,
-          latest,
-          domainEvent(
-            ctx,
-            'billing_profile.updated',
-            resource(workspaceId),
-            eventObject(toBillingProfile(next)),
-            previousAttributes(eventObject(toBillingProfile(latest)), eventObject(toBillingProfile(next))),
+        billingStore
+          .of(workspaceId)
+          .replaceProfile(
+            next,
+            latest,
+            domainEvent(
+              ctx,
+              'billing_profile.updated',
+              resource(workspaceId),
+              eventObject(toBillingProfile(next)),
+              previousAttributes(eventObject(toBillingProfile(latest)), eventObject(toBillingProfile(next))),
+            ),
           ),
-        ),
     });
     result = after;
     changed = !unchanged(before, valuesOf(after));
@@ -138,7 +131,7 @@ async function createFirstProfile(
   patch: Parameters<typeof applyProfilePatch>[1],
 ): Promise<StoredProfile | undefined> {
   const { values, errors } = applyProfilePatch(undefined, patch);
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new BillingError('invalid', { fields: errors });
   const now = new Date().toISOString();
   const profile: StoredProfile = {
     ...values,
@@ -148,16 +141,17 @@ async function createFirstProfile(
     lock_version: 1,
   };
   try {
-    await createProfile(
-      ctx.workspaceId,
-      profile,
-      domainEvent(
-        ctx,
-        'billing_profile.created',
-        resource(ctx.workspaceId),
-        eventObject(toBillingProfile(profile)),
-      ),
-    );
+    await billingStore
+      .of(ctx)
+      .createProfile(
+        profile,
+        domainEvent(
+          ctx,
+          'billing_profile.created',
+          resource(ctx.workspaceId),
+          eventObject(toBillingProfile(profile)),
+        ),
+      );
     return profile;
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') return undefined;
@@ -207,13 +201,13 @@ async function syncProfile(
     logger.error('payment provider unavailable', { workspaceId, error: String(error) });
     return;
   }
-  const account = linkOf(await readAccount(workspaceId), provider);
+  const account = linkOf(await billingStore.of(workspaceId).account(), provider);
   if (!account || !provider || (unlessSynced && !account.sync_pending)) return;
   try {
     await provider.updateCustomer(account.customer_id, customerDetailsOf(workspaceId, profile));
     if (account.sync_pending) {
       const { sync_pending: _done, sync_failed_at: _at, ...rest } = account;
-      await putAccount(workspaceId, rest);
+      await billingStore.of(workspaceId).putAccount(rest);
     }
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
@@ -222,7 +216,7 @@ async function syncProfile(
       code: error.code,
       error: error.message,
     });
-    await putAccount(workspaceId, {
+    await billingStore.of(workspaceId).putAccount({
       ...account,
       sync_pending: true,
       sync_failed_at: new Date().toISOString(),
@@ -232,7 +226,7 @@ async function syncProfile(
 
 /** A pending profile sync goes first, so the provider never works from stale details. */
 async function settlePendingSync(workspaceId: string, account: BillingAccountRecord): Promise<void> {
-  if (account.sync_pending) await syncProfile(workspaceId, await readProfile(workspaceId));
+  if (account.sync_pending) await syncProfile(workspaceId, await billingStore.of(workspaceId).profile());
 }
 
 async function providerOrThrow(): Promise<PaymentProvider> {
@@ -244,26 +238,28 @@ async function providerOrThrow(): Promise<PaymentProvider> {
     throw providerProblem(new PaymentProviderError('unavailable', String(error)));
   }
   if (!provider) {
-    throw new ProblemError('service-unavailable', {
+    throw new BillingError('unavailable', {
       detail: 'No payment provider is configured for this deployment; ask the operator.',
-      headers: { 'retry-after': '3600' },
+      retryAfterSeconds: 3600,
     });
   }
   return provider;
 }
 
-function providerProblem(error: PaymentProviderError): ProblemError {
+function providerProblem(error: PaymentProviderError): BillingError {
   const code: PaymentProviderError['code'] = error.code;
   switch (code) {
     case 'unavailable':
     case 'customer-missing':
-      return new ProblemError('service-unavailable', {
+      return new BillingError('unavailable', {
         detail: 'The payment provider did not answer; retry shortly.',
-        headers: { 'retry-after': '5' },
+        retryAfterSeconds: 5,
+        cause: error,
       });
     case 'rejected':
-      return new ProblemError('internal-error', {
+      return new BillingError('failed', {
         detail: 'The payment provider refused the request; the operator finds why in the logs.',
+        cause: error,
       });
     default: {
       const exhaustive: never = code;
@@ -290,11 +286,11 @@ async function customerOf(
   provider: PaymentProvider,
   options: { lost?: string } = {},
 ): Promise<BillingAccountRecord> {
-  const stored = await readAccount(workspaceId);
+  const stored = await billingStore.of(workspaceId).account();
   const linked = linkOf(stored, provider);
   if (linked && linked.customer_id !== options.lost) return linked;
   const customerId = await provider.createCustomer(
-    customerDetailsOf(workspaceId, await readProfile(workspaceId)),
+    customerDetailsOf(workspaceId, await billingStore.of(workspaceId).profile()),
   );
   const account: BillingAccountRecord = {
     provider: provider.name,
@@ -303,16 +299,16 @@ async function customerOf(
   };
   if (stored) {
     // Another provider's customer (the deployment switched providers), or one the provider lost.
-    await putAccount(workspaceId, account);
+    await billingStore.of(workspaceId).putAccount(account);
     return account;
   }
   try {
-    await createAccount(workspaceId, account);
+    await billingStore.of(workspaceId).createAccount(account);
     return account;
   } catch (error) {
     if (!(error instanceof DataError && error.code === 'already-exists')) throw error;
     // Another first session linked a customer in between: use that one.
-    const winner = linkOf(await readAccount(workspaceId), provider);
+    const winner = linkOf(await billingStore.of(workspaceId).account(), provider);
     if (!winner) throw error;
     return winner;
   }
@@ -347,7 +343,7 @@ export async function recheckBilling(ctx: Actor): Promise<BillingStatus> {
   const provider = await providerOrThrow();
   const workspaceId = ctx.workspaceId;
   return withProvider(async () => {
-    const account = linkOf(await readAccount(workspaceId), provider);
+    const account = linkOf(await billingStore.of(workspaceId).account(), provider);
     const checkedAt = new Date().toISOString();
     let standing: Awaited<ReturnType<PaymentProvider['checkStanding']>> | undefined;
     if (account?.customer_id) {

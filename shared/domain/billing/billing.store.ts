@@ -10,6 +10,7 @@
  */
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import { getRecord, putRecord, transactWrite } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import type { StoredProfile } from './billing-profile.rules.ts';
@@ -26,53 +27,60 @@ export interface BillingAccountRecord {
   sync_failed_at?: string;
 }
 
-export async function readProfile(workspaceId: string): Promise<StoredProfile | undefined> {
-  return (await getRecord(keys.billingProfile(workspaceId), { consistent: true })) as
-    | StoredProfile
-    | undefined;
+/** One workspace's billing records: every call is scoped to it by construction. */
+export interface WorkspaceBillingStore {
+  /** The profile, strongly consistent; undefined before its first PATCH. */
+  profile(): Promise<StoredProfile | undefined>;
+  /** The first profile; `already-exists` when another first PATCH won. */
+  createProfile(profile: StoredProfile, event: DomainEvent): Promise<void>;
+  /** Replace the profile if it still has the version of `current`. */
+  replaceProfile(profile: StoredProfile, current: StoredProfile, event: DomainEvent): Promise<void>;
+  /** The link to a provider's customer, strongly consistent. */
+  account(): Promise<BillingAccountRecord | undefined>;
+  /** The first link of the workspace to a customer; `already-exists` when another call linked one. */
+  createAccount(account: BillingAccountRecord): Promise<void>;
+  /** Rewrite the account (a new provider's customer, the sync flag). */
+  putAccount(account: BillingAccountRecord): Promise<void>;
 }
 
-/** The first profile; `already-exists` when another first PATCH won. */
-export async function createProfile(workspaceId: string, profile: StoredProfile, event: DomainEvent) {
-  await transactWrite([
-    { kind: 'create', key: keys.billingProfile(workspaceId), entity: profileEntity, record: { ...profile } },
-    outboxWrite(event),
-  ]);
-}
-
-/** Replace the profile if it still has the version of `current`. */
-export async function replaceProfile(
-  workspaceId: string,
-  profile: StoredProfile,
-  current: StoredProfile,
-  event: DomainEvent,
-) {
-  await transactWrite([
-    {
-      kind: 'replace',
-      key: keys.billingProfile(workspaceId),
-      entity: profileEntity,
-      record: { ...profile },
-      expectedVersion: current.lock_version,
-    },
-    outboxWrite(event),
-  ]);
-}
-
-export async function readAccount(workspaceId: string): Promise<BillingAccountRecord | undefined> {
-  return (await getRecord(keys.billingAccount(workspaceId), { consistent: true })) as
-    | BillingAccountRecord
-    | undefined;
-}
-
-/** The first link of the workspace to a customer; `already-exists` when another call linked one. */
-export async function createAccount(workspaceId: string, account: BillingAccountRecord): Promise<void> {
-  await transactWrite([
-    { kind: 'create', key: keys.billingAccount(workspaceId), entity: accountEntity, record: { ...account } },
-  ]);
-}
-
-/** Rewrite the account (a new provider's customer, the sync flag). */
-export async function putAccount(workspaceId: string, account: BillingAccountRecord): Promise<void> {
-  await putRecord(keys.billingAccount(workspaceId), accountEntity, { ...account });
-}
+export const billingStore = {
+  of(scope: StoreScope): WorkspaceBillingStore {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    const profileKey = keys.billingProfile(workspaceId);
+    const accountKey = keys.billingAccount(workspaceId);
+    return {
+      async profile() {
+        return (await getRecord(profileKey, { consistent: true })) as StoredProfile | undefined;
+      },
+      async createProfile(profile, event) {
+        await transactWrite([
+          { kind: 'create', key: profileKey, entity: profileEntity, record: { ...profile } },
+          outboxWrite(event),
+        ]);
+      },
+      async replaceProfile(profile, current, event) {
+        await transactWrite([
+          {
+            kind: 'replace',
+            key: profileKey,
+            entity: profileEntity,
+            record: { ...profile },
+            expectedVersion: current.lock_version,
+          },
+          outboxWrite(event),
+        ]);
+      },
+      async account() {
+        return (await getRecord(accountKey, { consistent: true })) as BillingAccountRecord | undefined;
+      },
+      async createAccount(account) {
+        await transactWrite([
+          { kind: 'create', key: accountKey, entity: accountEntity, record: { ...account } },
+        ]);
+      },
+      async putAccount(account) {
+        await putRecord(accountKey, accountEntity, { ...account });
+      },
+    };
+  },
+};
