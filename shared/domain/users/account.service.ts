@@ -15,23 +15,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
-import {
-  type CredentialRecord,
-  claimSetPasswordLink,
-  credentialWrite,
-  findEmail,
-  getCredential,
-} from '../../data/directory.store.ts';
-import { transactWrite } from '../../data/table.ts';
+import { findEmail } from '../../data/directory.store.ts';
 import type { Account, AccountService, SignInAttempt, SignInOutcome } from '../../identity/accounts.ts';
 import { logger } from '../../observability/logger.ts';
-import {
-  addressThrottledFor,
-  countAddressFailure,
-  countUserFailure,
-  loginLimits,
-  userFailuresReset,
-} from './brute-force.ts';
+import { addressThrottledFor, countAddressFailure, countUserFailure, loginLimits } from './brute-force.ts';
+import { type CredentialRecord, credentialStore } from './credential.store.ts';
 import { parseSetPasswordToken, setPasswordTokenMatches } from './set-password-invitation.ts';
 import { loadCatalogs } from './user.representation.ts';
 import { findUser, updateUser } from './user.store.ts';
@@ -90,7 +78,10 @@ async function signIn(attempt: SignInAttempt): Promise<SignInOutcome> {
   const guard = await findEmail(realm, attempt.email.trim());
   const [user, credential] =
     guard && guard.workspace_id === workspaceId
-      ? await Promise.all([findUser(workspaceId, guard.user_id), getCredential(workspaceId, guard.user_id)])
+      ? await Promise.all([
+          findUser(workspaceId, guard.user_id),
+          credentialStore.of(workspaceId).get(guard.user_id),
+        ])
       : [undefined, undefined];
   if (!user) {
     await Promise.all([passwordMatches(password, undefined), countAddressFailure(realm, address)]);
@@ -107,8 +98,7 @@ async function signIn(attempt: SignInAttempt): Promise<SignInOutcome> {
     await Promise.all([countAddressFailure(realm, address), recordFailedPasswordCheck(workspaceId, user.id)]);
     return invalidCredentials;
   }
-  const reset = userFailuresReset(workspaceId, user.id, credential?.failed_logins);
-  if (reset) await transactWrite([reset]);
+  await credentialStore.of(workspaceId).resetFailures(user.id, credential?.failed_logins);
   return { ok: true, userId: user.id };
 }
 
@@ -131,7 +121,7 @@ async function pendingLink(token: string) {
   if (!parts) return undefined;
   const [user, credential] = await Promise.all([
     findUser(parts.workspaceId, parts.userId),
-    getCredential(parts.workspaceId, parts.userId),
+    credentialStore.of(parts.workspaceId).get(parts.userId),
   ]);
   if (!user || !credential || !setPasswordTokenMatches(credential, parts.secret)) return undefined;
   return { user, credential };
@@ -150,8 +140,8 @@ async function setPasswordWithToken(token: string, password: string) {
   const { set_password_token_hash: hash, set_password_token_expires_at: _expires, ...kept } = credential;
   // Spend the link first: of two concurrent submissions only one may set a password. Should
   // the writes below fail, the user asks for a new link (can_resend stays true until then).
-  if (!hash || !(await claimSetPasswordLink(user.workspace_id, user.id, hash)))
-    return 'invalid_token' as const;
+  const credentials = credentialStore.of(user.workspace_id);
+  if (!hash || !(await credentials.claimLink(user.id, hash))) return 'invalid_token' as const;
   const next: CredentialRecord = {
     ...kept,
     user_id: user.id,
@@ -167,10 +157,10 @@ async function setPasswordWithToken(token: string, password: string) {
       userId: user.id,
       catalogs: await loadCatalogs(user.workspace_id),
       apply: (current) => ({ ...current, can_resend_set_password_email: false }),
-      extra: () => [credentialWrite(next)],
+      extra: () => [credentials.write(next)],
     });
   } else {
-    await transactWrite([credentialWrite(next)]);
+    await credentials.put(next);
   }
   return 'ok' as const;
 }

@@ -13,8 +13,8 @@
  * window, and with it Retry-After, is known without reading the item's expiry.
  * Limits are read on every call, so a test (or an operator) can change them without a restart.
  */
-import { keys } from '../../data/keys.ts';
-import { getRecord, incrementCounter, type TableWrite } from '../../data/table.ts';
+import { credentialStore } from './credential.store.ts';
+import { loginAddressStore } from './login-address.store.ts';
 
 export interface LoginLimits {
   /** Consecutive failed sign-ins that block a user. */
@@ -47,8 +47,7 @@ const nowSeconds = () => Date.now() / 1000;
 /** Seconds until the address may try again, or undefined when it is not throttled. */
 export async function addressThrottledFor(realm: string, address: string): Promise<number | undefined> {
   const limits = loginLimits();
-  const record = await getRecord(keys.loginAddress(realm, address));
-  if (Number(record?.failed ?? 0) < limits.addressMaxFailures) return undefined;
+  if ((await loginAddressStore.of(realm).failures(address)) < limits.addressMaxFailures) return undefined;
   const now = nowSeconds();
   return Math.max(1, Math.ceil(windowEnd(now, limits.addressWindowSeconds) - now));
 }
@@ -56,36 +55,10 @@ export async function addressThrottledFor(realm: string, address: string): Promi
 /** Count a failed sign-in of a client address (the item expires with its window). */
 export async function countAddressFailure(realm: string, address: string): Promise<void> {
   const { addressWindowSeconds } = loginLimits();
-  await incrementCounter(
-    keys.loginAddress(realm, address),
-    'login-address',
-    'failed',
-    1,
-    windowEnd(nowSeconds(), addressWindowSeconds),
-  );
+  await loginAddressStore.of(realm).countFailure(address, windowEnd(nowSeconds(), addressWindowSeconds));
 }
 
 /** Count a failed password check of a user; returns the consecutive failures so far. */
-export async function countUserFailure(workspaceId: string, userId: string): Promise<number> {
-  return incrementCounter(keys.credential(workspaceId, userId), 'credential', 'failed_logins', 1);
-}
-
-/**
- * Reset a user's failures (sign-in success, unblock, activate) by subtracting what was read,
- * atomically, so no other credential field is overwritten; undefined when there is nothing to
- * reset (no write).
- */
-export function userFailuresReset(
-  workspaceId: string,
-  userId: string,
-  failedLogins: number | undefined,
-): TableWrite | undefined {
-  if (!failedLogins) return undefined;
-  return {
-    kind: 'add',
-    key: keys.credential(workspaceId, userId),
-    entity: 'credential',
-    attribute: 'failed_logins',
-    by: -failedLogins,
-  };
+export function countUserFailure(workspaceId: string, userId: string): Promise<number> {
+  return credentialStore.of(workspaceId).countFailure(userId);
 }

@@ -9,21 +9,16 @@
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { hashPassword } from '../../auth/password-hash.ts';
-import {
-  type CredentialRecord,
-  credentialWrite,
-  getCredential,
-  getPrincipal,
-} from '../../data/directory.store.ts';
-import { transactWrite } from '../../data/table.ts';
-import { notFound, ProblemError } from '../../http/problem.ts';
+import { getPrincipal } from '../../data/directory.store.ts';
 import { passwordMatches, recordFailedPasswordCheck } from './account.service.ts';
+import { type CredentialRecord, credentialStore } from './credential.store.ts';
 import { catalogsFor, toUser } from './user.representation.ts';
 import type { ChangePasswordSchema, User } from './user.schema.ts';
+import { UserError } from './user-error.ts';
 
 export async function getMe(ctx: Actor): Promise<User> {
   const principal = await getPrincipal(ctx.workspaceId, ctx.principal.id);
-  if (!principal) throw notFound('The caller no longer exists.');
+  if (!principal) throw new UserError('not-found', { detail: 'The caller no longer exists.' });
   return toUser(principal, await catalogsFor(ctx.workspaceId, [principal]));
 }
 
@@ -34,15 +29,16 @@ export async function changeOwnPassword(
   const { workspaceId } = ctx;
   const userId = ctx.principal.id;
   if (ctx.principal.kind !== 'user') {
-    throw new ProblemError('access-denied', {
+    throw new UserError('forbidden', {
       detail: 'Service accounts have no password; their client secret is managed with the client.',
       data: { reason: 'resource_locked' },
     });
   }
-  const credential = await getCredential(workspaceId, userId);
+  const credentials = credentialStore.of(workspaceId);
+  const credential = await credentials.get(userId);
   if (!(await passwordMatches(input.current_password, credential?.password_hash))) {
     await recordFailedPasswordCheck(workspaceId, userId);
-    throw new ProblemError('login-failed', { detail: 'The current password is not correct.' });
+    throw new UserError('login-failed', { detail: 'The current password is not correct.' });
   }
   // A password change also spends any pending set-password link.
   const {
@@ -50,14 +46,11 @@ export async function changeOwnPassword(
     set_password_token_expires_at: _expires,
     ...kept
   } = credential as CredentialRecord;
-  await transactWrite([
-    credentialWrite({
-      ...kept,
-      user_id: userId,
-      workspace_id: workspaceId,
-      password_hash: await hashPassword(input.new_password),
-      failed_logins: 0,
-      updated_at: new Date().toISOString(),
-    }),
-  ]);
+  await credentials.put({
+    ...kept,
+    user_id: userId,
+    password_hash: await hashPassword(input.new_password),
+    failed_logins: 0,
+    updated_at: new Date().toISOString(),
+  });
 }

@@ -6,9 +6,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { config } from '../../config.ts';
-import { type CredentialRecord, credentialWrite, getCredential } from '../../data/directory.store.ts';
-import { transactWrite } from '../../data/table.ts';
 import { mailer } from '../../mail/mailer.ts';
+import { type CredentialRecord, credentialStore } from './credential.store.ts';
 
 /** How long a set-password link works (FSM_SET_PASSWORD_LINK_HOURS, default 72). */
 export const linkLifetimeHours = () => Number(process.env.FSM_SET_PASSWORD_LINK_HOURS ?? 72);
@@ -31,7 +30,8 @@ export async function sendSetPasswordInvitation(params: {
   const { workspaceId, realm, user } = params;
   const secret = randomBytes(32).toString('base64url');
   const now = new Date();
-  const existing = await getCredential(workspaceId, user.id);
+  const credentials = credentialStore.of(workspaceId);
+  const existing = await credentials.get(user.id);
   const credential: CredentialRecord = {
     ...existing,
     user_id: user.id,
@@ -40,7 +40,7 @@ export async function sendSetPasswordInvitation(params: {
     set_password_token_expires_at: new Date(now.getTime() + linkLifetimeHours() * 3600_000).toISOString(),
     updated_at: now.toISOString(),
   };
-  await transactWrite([credentialWrite(credential)]);
+  await credentials.put(credential);
 
   const link = new URL(`${config().authUrl}/realms/${encodeURIComponent(realm)}/set-password`);
   link.searchParams.set('token', `${workspaceId}.${user.id}.${secret}`);

@@ -12,24 +12,20 @@ import type { Actor } from '../../auth/actor.ts';
 import { evictAuthCache } from '../../auth/authenticate.ts';
 import { DataError } from '../../data/data-error.ts';
 import {
-  getCredential,
   getWorkspace,
   listPrincipals,
   ownerWrite,
   type PrincipalRecord,
-  principalWrites,
 } from '../../data/directory.store.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import { type TableWrite, transactWrite } from '../../data/table.ts';
-import { conflict, notFound, ProblemError } from '../../http/problem.ts';
-import { userFailuresReset } from './brute-force.ts';
+import { credentialStore } from './credential.store.ts';
 import { loadCatalogs, toUser } from './user.representation.ts';
 import type { User } from './user.schema.ts';
 import { findUserOrThrow, invite, orderedRoles } from './user.service.ts';
-import { updateUser, userUpdatedEvent } from './user.store.ts';
+import { replaceUsers, updateUser, userUpdatedEvent } from './user.store.ts';
+import { UserError } from './user-error.ts';
 
-function ownerLocked(): ProblemError {
-  return new ProblemError('access-denied', {
+function ownerLocked(): UserError {
+  return new UserError('forbidden', {
     detail: 'The workspace owner cannot be deactivated; transfer ownership first.',
     data: { reason: 'resource_locked' },
   });
@@ -70,11 +66,13 @@ async function reactivate(
   const [user, catalogs, credential] = await Promise.all([
     findUserOrThrow(ctx.workspaceId, userId),
     loadCatalogs(ctx.workspaceId),
-    getCredential(ctx.workspaceId, userId),
+    credentialStore.of(ctx).get(userId),
   ]);
-  const reset = userFailuresReset(ctx.workspaceId, userId, credential?.failed_logins);
+  const reset = credentialStore.of(ctx).failuresReset(userId, credential?.failed_logins);
   if (!from.includes(user.status)) {
-    if (reset && resetWhenActive && user.status === 'ACTIVE') await transactWrite([reset]);
+    if (resetWhenActive && user.status === 'ACTIVE') {
+      await credentialStore.of(ctx).resetFailures(userId, credential?.failed_logins);
+    }
     return toUser(user, catalogs);
   }
   const { after } = await updateUser({
@@ -116,9 +114,9 @@ export async function resendSetPasswordEmail(
     findUserOrThrow(ctx.workspaceId, userId),
     getWorkspace(ctx.workspaceId),
   ]);
-  if (!workspace) throw notFound('The workspace no longer exists.');
+  if (!workspace) throw new UserError('not-found', { detail: 'The workspace no longer exists.' });
   if (!user.can_resend_set_password_email) {
-    throw new ProblemError('validation-failed', {
+    throw new UserError('invalid', {
       detail:
         'This user has already set a password (can_resend_set_password_email is false); no set-password e-mail is sent.',
       data: { reason: 'password_already_set' },
@@ -137,9 +135,9 @@ export async function transferOwnership(ctx: Actor, userId: string): Promise<Use
   const workspaceId = ctx.workspaceId;
   const [principals, catalogs] = await Promise.all([listPrincipals(workspaceId), loadCatalogs(workspaceId)]);
   const target = principals.find((p) => p.id === userId && p.kind === 'user');
-  if (!target) throw notFound();
+  if (!target) throw new UserError('not-found');
   if (target.status !== 'ACTIVE') {
-    throw new ProblemError('validation-failed', {
+    throw new UserError('invalid', {
       detail: `Only an ACTIVE user can become the owner; this user is ${target.status}.`,
       data: { reason: 'user_not_active' },
     });
@@ -157,23 +155,16 @@ export async function transferOwnership(ctx: Actor, userId: string): Promise<Use
   const formerOwners = principals
     .filter((p) => p.kind === 'user' && p.id !== target.id && p.roles.includes('owner'))
     .map((p) => ({ before: p, after: changed(p, [...p.roles.filter((r) => r !== 'owner'), 'admin']) }));
-  const writes: TableWrite[] = [
-    ...[{ before: target, after: newOwner }, ...formerOwners].flatMap(({ before, after }) => {
-      const [item, ...listed] = principalWrites(after, before);
-      if (item?.kind !== 'put') throw new Error('a principal write starts with its item');
-      return [
-        { ...item, kind: 'replace' as const, expectedVersion: before.lock_version },
-        ...listed,
-        outboxWrite(userUpdatedEvent(ctx, before, after, catalogs)),
-      ];
-    }),
-    ownerWrite(workspaceId, newOwner.id),
-  ];
+  const changes = [{ before: target, after: newOwner }, ...formerOwners].map(({ before, after }) => ({
+    before,
+    after,
+    event: userUpdatedEvent(ctx, before, after, catalogs),
+  }));
   try {
-    await transactWrite(writes);
+    await replaceUsers(workspaceId, changes, [ownerWrite(workspaceId, newOwner.id)]);
   } catch (error) {
     if (error instanceof DataError && (error.code === 'version-conflict' || error.code === 'not-found')) {
-      throw conflict('A user changed while ownership was transferred; retry.');
+      throw new UserError('conflict', { detail: 'A user changed while ownership was transferred; retry.' });
     }
     throw error;
   } finally {

@@ -21,7 +21,7 @@ import type { PrincipalRecord } from '../../data/directory.store.ts';
 import { userStatuses } from '../../data/directory-lists.ts';
 import { searchWords, workspaceScope } from '../../data/list-patterns.ts';
 import { entriesWithValue, type ListOrder } from '../../data/list-read.ts';
-import { getRecords, type StoredRecord } from '../../data/table.ts';
+import type { StoredRecord } from '../../data/table.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { roleNameOf } from '../roles/role.catalog.ts';
 import { skillStore } from '../skills/skill.store.ts';
@@ -72,9 +72,7 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
   }
   if (query.skill_ids?.length) {
     // Deleted skill definitions no longer match (users keep their ids, hidden).
-    const existing = await getRecords(
-      query.skill_ids.map((id) => skillStore.of(workspaceId).key(id.toLowerCase())),
-    );
+    const existing = await skillStore.of(workspaceId).getMany(query.skill_ids.map((id) => id.toLowerCase()));
     const wanted = new Set(existing.filter(Boolean).map((skill) => String(skill?.id)));
     filters.checks.push((entry) => (entry.skill_ids ?? []).some((id) => wanted.has(id)));
   }

@@ -2,7 +2,7 @@
  * Skill and tag ids a write names must exist in the workspace: each unknown one is a field
  * error pointing at its index (`#/tag_ids/2`), all reported together.
  */
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import type { UserCatalogs } from './user.representation.ts';
 
 export interface ReferencedIds {

@@ -7,7 +7,6 @@
 import { v5 as uuidv5 } from 'uuid';
 import { isRoleName, type RoleName } from '../../auth/grants.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
-import { getRecords } from '../../data/table.ts';
 import type { Skill } from '../skills/skill.schema.ts';
 import { skillStore } from '../skills/skill.store.ts';
 import type { StoredTag } from '../tags/tag.schema.ts';
@@ -51,8 +50,8 @@ export async function catalogsFor(
   const skillIds = [...new Set([...principals.flatMap((p) => p.skill_ids ?? []), ...(more.skill_ids ?? [])])];
   const tagIds = [...new Set([...principals.flatMap((p) => p.tag_ids ?? []), ...(more.tag_ids ?? [])])];
   const [skills, tags] = await Promise.all([
-    getRecords(skillIds.map((id) => skillStore.of(workspaceId).key(id.toLowerCase()))),
-    getRecords(tagIds.map((id) => tagStore.of(workspaceId).key(id.toLowerCase()))),
+    skillStore.of(workspaceId).getMany(skillIds.map((id) => id.toLowerCase())),
+    tagStore.of(workspaceId).getMany(tagIds.map((id) => id.toLowerCase())),
   ]);
   const present = <T extends { id: string }>(records: Array<unknown>) =>
     new Map((records.filter(Boolean) as T[]).map((record) => [record.id, record]));

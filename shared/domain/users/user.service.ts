@@ -16,8 +16,8 @@ import type { Actor } from '../../auth/actor.ts';
 import { roleNames } from '../../auth/grants.ts';
 import { DataError } from '../../data/data-error.ts';
 import { emailGuardWrite, getWorkspace, type PrincipalRecord } from '../../data/directory.store.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { tagUsageWrites } from '../tags/tag-usage.store.ts';
 import { sendSetPasswordInvitation } from './set-password-invitation.ts';
 import {
@@ -37,6 +37,7 @@ import type {
   User,
 } from './user.schema.ts';
 import { findUser, principalStore, updateUser, userEvent } from './user.store.ts';
+import { UserError } from './user-error.ts';
 import { normalizedIds, referenceErrors } from './user-references.ts';
 
 /** Role names in catalog order (owner first), whatever order they were given in. */
@@ -46,7 +47,7 @@ export function orderedRoles(roles: readonly string[]): string[] {
 
 export async function findUserOrThrow(workspaceId: string, userId: string): Promise<PrincipalRecord> {
   const user = await findUser(workspaceId, userId);
-  if (!user) throw notFound();
+  if (!user) throw new UserError('not-found');
   return user;
 }
 
@@ -63,9 +64,9 @@ export async function createUser(
 ): Promise<User> {
   const workspaceId = ctx.workspaceId;
   const [workspace, catalogs] = await Promise.all([getWorkspace(workspaceId), loadCatalogs(workspaceId)]);
-  if (!workspace) throw notFound('The workspace no longer exists.');
+  if (!workspace) throw new UserError('not-found', { detail: 'The workspace no longer exists.' });
   const errors = referenceErrors(input, catalogs);
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new UserError('invalid', { fields: errors });
 
   const now = new Date().toISOString();
   const user: PrincipalRecord = {
@@ -101,11 +102,11 @@ export async function createUser(
   return representation;
 }
 
-function emailTaken(): ProblemError {
+function emailTaken(): UserError {
   const detail = 'A user with this e-mail already exists (e-mails are unique across the identity realm).';
-  return new ProblemError('resource-conflict', {
+  return new UserError('already-exists', {
     detail,
-    errors: [{ type: 'field-invalid', pointer: '#/email', detail: 'is already taken' }],
+    fields: [{ type: 'field-invalid', pointer: '#/email', detail: 'is already taken' }],
   });
 }
 
@@ -167,7 +168,7 @@ export async function patchUser(
         ...ownerRoleErrors(current, patch.role_ids),
       ];
       errors.push(...referenceErrors(patch, catalogs));
-      if (errors.length > 0) throw validationProblem(errors);
+      if (errors.length > 0) throw new UserError('invalid', { fields: errors });
       const next: PrincipalRecord = { ...current };
       if (patch.firstname !== undefined) next.firstname = patch.firstname;
       if (patch.lastname !== undefined) next.lastname = patch.lastname;
@@ -254,7 +255,7 @@ async function replaceUserSet(
     catalogs,
     apply: (current) => {
       const errors = referenceErrors({ [field]: ids }, catalogs);
-      if (errors.length > 0) throw validationProblem(errors);
+      if (errors.length > 0) throw new UserError('invalid', { fields: errors });
       return { ...current, [field]: normalizedIds(ids) };
     },
     ...(field === 'tag_ids' ? { extra: tagUsageChange(ctx.workspaceId, catalogs) } : {}),

@@ -9,10 +9,11 @@
 
 import type { Actor } from '../../auth/actor.ts';
 import { evictAuthCache } from '../../auth/authenticate.ts';
-import { getPrincipal, type PrincipalRecord } from '../../data/directory.store.ts';
+import { getPrincipal, type PrincipalRecord, principalWrites } from '../../data/directory.store.ts';
 import { userList } from '../../data/directory-lists.ts';
+import { outboxWrite } from '../../data/outbox.ts';
 import { resourceStore } from '../../data/resource-store.ts';
-import type { TableWrite } from '../../data/table.ts';
+import { type TableWrite, transactWrite } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { toUser, type UserCatalogs } from './user.representation.ts';
@@ -89,4 +90,27 @@ export async function updateUser(params: {
   } finally {
     evictAuthCache(workspaceId, userId);
   }
+}
+
+/**
+ * Several users of a workspace replaced in ONE transaction, each on the version read (`before`)
+ * with its event, and `extra` writes beside them (the owner pointer of an ownership transfer).
+ * Fails with DataError `version-conflict` (or `not-found`) when any of them changed meanwhile.
+ */
+export async function replaceUsers(
+  workspaceId: string,
+  changes: ReadonlyArray<{ before: PrincipalRecord; after: PrincipalRecord; event: DomainEvent }>,
+  extra: readonly TableWrite[] = [],
+): Promise<void> {
+  const writes = changes.flatMap(({ before, after, event }) => {
+    if (after.workspace_id !== workspaceId) throw new Error('a user of another workspace');
+    const [item, ...listed] = principalWrites(after, before);
+    if (item?.kind !== 'put') throw new Error('a principal write starts with its item');
+    return [
+      { ...item, kind: 'replace' as const, expectedVersion: before.lock_version },
+      ...listed,
+      outboxWrite(event),
+    ];
+  });
+  await transactWrite([...writes, ...extra]);
 }
