@@ -26,8 +26,8 @@ import {
 import { config } from '../../config.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
-import { type FieldError, notFound } from '../../http/problem.ts';
 import { logger } from '../../observability/logger.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { hasSignatureOf, isPlainText } from '../../uploads/file-signature.ts';
 import {
   type AttachmentType,
@@ -37,11 +37,9 @@ import {
   attachmentMaxSizeText,
   type CreateAttachmentUpload,
 } from './comment.schema.ts';
-import {
-  type AttachmentUploadRecord,
-  commentAttachmentStore,
-  type StoredCommentAttachment,
-} from './comment.store.ts';
+import type { StoredCommentAttachment } from './comment.store.ts';
+import { type AttachmentUploadRecord, commentAttachmentStore } from './comment-attachment.store.ts';
+import { CommentError } from './comment-error.ts';
 
 /** S3 stamps an object with the second its upload began; clocks differ a little. */
 const arrivalToleranceMs = 2_000;
@@ -94,7 +92,7 @@ export async function createAttachmentUpload(
       expires_at_utc: expiresAt,
     },
   );
-  await commentAttachmentStore.create(ctx.workspaceId, upload, event);
+  await commentAttachmentStore.of(ctx).create(upload, event);
   return { file_id: fileId, upload_fields: { url: form.url, ...form.fields }, expires_at_utc: expiresAt };
 }
 
@@ -103,9 +101,9 @@ export async function createAttachmentUpload(
  * private to their uploader until attached: anyone else's is 404, as a missing one.
  */
 export async function attachmentUploadStatus(ctx: Actor, fileId: string): Promise<AttachmentUploadStatus> {
-  const upload = await commentAttachmentStore.get(ctx.workspaceId, fileId);
+  const upload = await commentAttachmentStore.of(ctx).get(fileId);
   if (!upload || upload.created_by !== ctx.principal.id)
-    throw notFound('No upload of yours has this file_id.');
+    throw new CommentError('not-found', { detail: 'No upload of yours has this file_id.' });
   const common = {
     file_id: upload.id,
     original_file_name: upload.file_name,
@@ -151,7 +149,7 @@ export async function claimAttachments(
   const errors: FieldError[] = [];
   const pending: string[] = [];
   const seen = new Set<string>();
-  const uploads = await Promise.all(fileIds.map((id) => commentAttachmentStore.get(ctx.workspaceId, id)));
+  const uploads = await Promise.all(fileIds.map((id) => commentAttachmentStore.of(ctx).get(id)));
   await Promise.all(
     fileIds.map(async (rawId, index) => {
       const id = rawId.toLowerCase();
@@ -172,7 +170,7 @@ export async function claimAttachments(
         size_bytes: checked.size,
         key: upload.asset_key,
       };
-      writes.push(commentAttachmentStore.attachWrite(ctx.workspaceId, upload, commentId, checked.size));
+      writes.push(commentAttachmentStore.of(ctx).attachWrite(upload, commentId, checked.size));
       pending.push(upload.pending_key);
     }),
   );

@@ -19,6 +19,8 @@ import { pageOf } from '../../schema/list.ts';
 import type { CommentListQueryInput, CommentSort } from './comment.schema.ts';
 import { queryMax } from './comment.service.ts';
 import { commentStore } from './comment.store.ts';
+import { commentReactionStore } from './comment-reaction.store.ts';
+import { type CommentTally, commentReadStore } from './comment-read.store.ts';
 import { type CommentTarget, readableTargets, requireTarget } from './comment-targets.ts';
 import { instantOfId, toComment, viewOf } from './comment-view.ts';
 
@@ -28,18 +30,11 @@ import { instantOfId, toComment, viewOf } from './comment-view.ts';
  */
 const clockSlackMs = 10_000;
 
-interface Tally {
-  live: number;
-  mine: number;
-  lastId?: string;
-  readAt?: string;
-}
-
-async function unreadOf(ctx: Actor, target: CommentTarget, tally: Tally): Promise<number> {
+async function unreadOf(ctx: Actor, target: CommentTarget, tally: CommentTally): Promise<number> {
   if (tally.readAt === undefined) return Math.max(0, tally.live - tally.mine);
   const readAtMs = Date.parse(tally.readAt);
   if (tally.lastId === undefined || instantOfId(tally.lastId) <= readAtMs - clockSlackMs) return 0;
-  return commentStore.countUnreadAfter(ctx.workspaceId, target.key, readAtMs, ctx.principal.id, queryMax());
+  return commentReadStore.of(ctx).countUnreadAfter(target.key, readAtMs, ctx.principal.id, queryMax());
 }
 
 export async function listComments(ctx: Actor, query: CommentListQueryInput) {
@@ -53,14 +48,14 @@ export async function listComments(ctx: Actor, query: CommentListQueryInput) {
   };
   const [{ ids, total }, [tally], myReactions] = await Promise.all([
     sort.startsWith('threaded')
-      ? commentStore.threadedPage(ctx.workspaceId, target.key, request)
-      : commentStore.flatPage(ctx.workspaceId, target.key, request),
-    commentStore.tallies(ctx.workspaceId, [target.key], ctx.principal.id),
-    commentStore.reactionsOf(ctx.workspaceId, target.key, ctx.principal.id, queryMax()),
+      ? commentStore.of(ctx).threadedPage(target.key, request)
+      : commentStore.of(ctx).flatPage(target.key, request),
+    commentReadStore.of(ctx).tallies([target.key], ctx.principal.id),
+    commentReactionStore.of(ctx).mine(target.key, ctx.principal.id, queryMax()),
   ]);
   const tallied = tally ?? { live: 0, mine: 0 };
   const [comments, unread] = await Promise.all([
-    commentStore.getMany(ctx.workspaceId, ids),
+    commentStore.of(ctx).getMany(ids),
     unreadOf(ctx, target, tallied),
   ]);
   const view = await viewOf(ctx.workspaceId, comments, {
@@ -81,8 +76,7 @@ export async function commentCounts(
   query: { target_type: string; target_ids: readonly string[] },
 ) {
   const targets = await readableTargets(ctx, query.target_type, query.target_ids);
-  const tallies = await commentStore.tallies(
-    ctx.workspaceId,
+  const tallies = await commentReadStore.of(ctx).tallies(
     targets.map((target) => target.key),
     ctx.principal.id,
   );
@@ -104,8 +98,8 @@ export async function commentCounts(
  */
 export async function markRead(ctx: Actor, body: { target_type: string; target_id: string }) {
   const target = await requireTarget(ctx, body.target_type, body.target_id, 'body');
-  const [tally] = await commentStore.tallies(ctx.workspaceId, [target.key], ctx.principal.id);
+  const [tally] = await commentReadStore.of(ctx).tallies([target.key], ctx.principal.id);
   const newest = tally?.lastId ? instantOfId(tally.lastId) : 0;
   const readAt = new Date(Math.max(Date.now(), newest)).toISOString();
-  await commentStore.markRead(ctx.workspaceId, ctx.principal.id, target.key, readAt);
+  await commentReadStore.of(ctx).markRead(ctx.principal.id, target.key, readAt);
 }

@@ -19,7 +19,7 @@
  * Each refusal is a field error at the body's pointer with the line it starts on.
  */
 import MarkdownIt from 'markdown-it';
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 
 const parser = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
 // Every link is kept as a link (markdown-it would turn a javascript: link into text), so that

@@ -11,10 +11,8 @@
 
 import type { Actor } from '../../auth/actor.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
-import { keys } from '../../data/keys.ts';
 import { searchWords } from '../../data/list-patterns.ts';
-import { getRecords } from '../../data/table.ts';
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { principalStore } from '../users/user.store.ts';
 import { commentLimits } from './comment.schema.ts';
 
@@ -30,9 +28,9 @@ export async function mentionErrors(workspaceId: string, ids: readonly string[])
       },
     ];
   }
-  const found = await getRecords(ids.map((id) => keys.principal(workspaceId, id)));
+  const found = await principalStore.of(workspaceId).getMany(ids);
   return ids.flatMap((id, index) =>
-    (found[index] as PrincipalRecord | undefined)?.kind === 'user'
+    found[index]?.kind === 'user'
       ? []
       : [
           {

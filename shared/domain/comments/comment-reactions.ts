@@ -11,14 +11,15 @@
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { domainEvent } from '../../events/domain-event.ts';
-import { notFound, ProblemError } from '../../http/problem.ts';
 import { type Comment, type CommentEmoji, commentEmoji, isCommentEmoji } from './comment.schema.ts';
 import { commentResource, presentOne, visibleComment } from './comment.service.ts';
-import { commentStore, reactionAttribute, type StoredComment } from './comment.store.ts';
+import { reactionAttribute, type StoredComment } from './comment.store.ts';
+import { CommentError } from './comment-error.ts';
+import { commentReactionStore } from './comment-reaction.store.ts';
 
 function refuseTombstone(comment: StoredComment): void {
   if (comment.is_deleted) {
-    throw new ProblemError('comments.reaction-on-deleted-comment', {
+    throw new CommentError('reaction-on-deleted-comment', {
       detail: 'The comment is deleted; reactions on it can be neither added nor removed.',
     });
   }
@@ -54,13 +55,14 @@ export async function addReaction(
   refuseTombstone(comment);
   const name = commentEmoji[emoji];
   try {
-    await commentStore.addReaction(
-      ctx.workspaceId,
-      comment,
-      ctx.principal.id,
-      name,
-      reactionEvent(ctx, comment, emoji, 'added', countOf(comment, emoji) + 1),
-    );
+    await commentReactionStore
+      .of(ctx)
+      .add(
+        comment,
+        ctx.principal.id,
+        name,
+        reactionEvent(ctx, comment, emoji, 'added', countOf(comment, emoji) + 1),
+      );
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') {
       return { comment: await presentOne(ctx, comment, target), added: false };
@@ -74,17 +76,20 @@ export async function addReaction(
 }
 
 export async function removeReaction(ctx: Actor, id: string, emoji: string): Promise<void> {
-  if (!isCommentEmoji(emoji)) throw notFound('No reaction with this emoji exists; there are eight.');
+  if (!isCommentEmoji(emoji)) {
+    throw new CommentError('not-found', { detail: 'No reaction with this emoji exists; there are eight.' });
+  }
   const { comment } = await visibleComment(ctx, id);
   refuseTombstone(comment);
   try {
-    await commentStore.removeReaction(
-      ctx.workspaceId,
-      comment,
-      ctx.principal.id,
-      commentEmoji[emoji],
-      reactionEvent(ctx, comment, emoji, 'removed', Math.max(0, countOf(comment, emoji) - 1)),
-    );
+    await commentReactionStore
+      .of(ctx)
+      .remove(
+        comment,
+        ctx.principal.id,
+        commentEmoji[emoji],
+        reactionEvent(ctx, comment, emoji, 'removed', Math.max(0, countOf(comment, emoji) - 1)),
+      );
   } catch (error) {
     if (error instanceof DataError && error.code === 'not-found') return;
     throw error;

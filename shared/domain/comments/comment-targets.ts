@@ -15,10 +15,8 @@
 
 import type { Actor, Principal } from '../../auth/actor.ts';
 import type { Grant } from '../../auth/grants.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecords, type Key, type StoredRecord } from '../../data/table.ts';
-import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
-import { queryFieldError } from '../../schema/field-error.ts';
+import type { StoredRecord } from '../../data/table.ts';
+import { type FieldError, queryFieldError } from '../../schema/field-error.ts';
 import { areaStore } from '../areas/area.store.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
@@ -30,8 +28,10 @@ import { instanceAccess } from '../custom-objects/instance-access.ts';
 import { deviceStore } from '../devices/device.store.ts';
 import { driverScopeOf } from '../tours/tour.service.ts';
 import { tourStore } from '../tours/tour.store.ts';
+import { principalStore } from '../users/user.store.ts';
 import { vehicleStore } from '../vehicles/vehicle.store.ts';
 import type { CoreTargetType } from './comment.schema.ts';
+import { CommentError } from './comment-error.ts';
 
 export interface CommentTarget {
   type: string;
@@ -42,10 +42,13 @@ export interface CommentTarget {
   caseRecord?: Case;
 }
 
-/** How a target type is read: a grant, the key of a record, and who may see which record. */
+/** A workspace's records of a kind by id, in the order asked (its store's getMany). */
+type RecordsReader = (workspaceId: string, ids: readonly string[]) => Promise<Array<object | undefined>>;
+
+/** How a target type is read: a grant, its records, and who may see which record. */
 interface TargetKind {
   readable: (principal: Principal) => boolean;
-  keyOf: (workspaceId: string, id: string) => Key;
+  read: RecordsReader;
   visible: (principal: Principal, record: StoredRecord) => boolean;
 }
 
@@ -55,12 +58,12 @@ const holds = (grant: Grant) => (principal: Principal) => principal.grants.has(g
 const coreKinds: Record<CoreTargetType, TargetKind> = {
   case: {
     readable: holds('cases:read'),
-    keyOf: (ws, id) => caseStore.of(ws).key(id),
+    read: (ws, ids) => caseStore.of(ws).getMany(ids),
     visible: (principal, record) => canSeeCase(principal, record as { assignee_id?: string }),
   },
   tour: {
     readable: holds('tours:read'),
-    keyOf: (ws, id) => tourStore.of(ws).key(id),
+    read: (ws, ids) => tourStore.of(ws).getMany(ids),
     visible: (principal, record) => {
       const scope = driverScopeOf(principal);
       return scope === undefined || record.driver_id === scope;
@@ -68,15 +71,19 @@ const coreKinds: Record<CoreTargetType, TargetKind> = {
   },
   vehicle: {
     readable: holds('vehicles:read'),
-    keyOf: (ws, id) => vehicleStore.of(ws).key(id),
+    read: (ws, ids) => vehicleStore.of(ws).getMany(ids),
     visible: always,
   },
-  device: { readable: holds('devices:read'), keyOf: (ws, id) => deviceStore.of(ws).key(id), visible: always },
-  area: { readable: holds('areas:read'), keyOf: (ws, id) => areaStore.of(ws).key(id), visible: always },
+  device: {
+    readable: holds('devices:read'),
+    read: (ws, ids) => deviceStore.of(ws).getMany(ids),
+    visible: always,
+  },
+  area: { readable: holds('areas:read'), read: (ws, ids) => areaStore.of(ws).getMany(ids), visible: always },
   user: {
     // Everyone may discuss their own user record; others' need users:read.
     readable: always,
-    keyOf: (ws, id) => keys.principal(ws, id),
+    read: (ws, ids) => principalStore.of(ws).getMany(ids),
     visible: (principal, record) =>
       record.kind === 'user' && (principal.grants.has('users:read') || record.id === principal.id),
   },
@@ -99,10 +106,10 @@ async function resolveType(ctx: Actor, type: string): Promise<ResolvedType | und
     const readable = kind.readable(ctx.principal);
     return {
       type,
-      read: (ids) =>
+      read: async (ids) =>
         readable
-          ? getRecords(ids.map((id) => kind.keyOf(ctx.workspaceId, id)))
-          : Promise.resolve(ids.map(() => undefined)),
+          ? ((await kind.read(ctx.workspaceId, ids)) as Array<StoredRecord | undefined>)
+          : ids.map(() => undefined),
       visible: (record) => kind.visible(ctx.principal, record),
       isCase: name === 'case',
     };
@@ -146,18 +153,22 @@ export async function requireTarget(
   source: TargetSource,
 ): Promise<CommentTarget> {
   const resolved = await resolveType(ctx, type);
-  if (!resolved) throw validationProblem([unknownType(type, source)]);
+  if (!resolved) throw new CommentError('invalid', { fields: [unknownType(type, source)] });
   const id = rawId.toLowerCase();
   const [record] = await resolved.read([id]);
   if (!record || !resolved.visible(record)) {
-    if (source === 'query') throw notFound(`No ${type} record with this id exists.`);
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/target_id',
-        detail: `no ${type} record with this id exists in the workspace`,
-      },
-    ]);
+    if (source === 'query') {
+      throw new CommentError('not-found', { detail: `No ${type} record with this id exists.` });
+    }
+    throw new CommentError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/target_id',
+          detail: `no ${type} record with this id exists in the workspace`,
+        },
+      ],
+    });
   }
   return {
     type,
@@ -195,7 +206,7 @@ export async function readableTargets(
   ids: readonly string[],
 ): Promise<CommentTarget[]> {
   const resolved = await resolveType(ctx, type);
-  if (!resolved) throw validationProblem([unknownType(type, 'query')]);
+  if (!resolved) throw new CommentError('invalid', { fields: [unknownType(type, 'query')] });
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const records = await resolved.read(unique);
   return unique.flatMap((id, index) => {

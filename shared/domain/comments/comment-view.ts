@@ -7,8 +7,7 @@
  */
 import { objectReadUrl } from '../../aws/upload-bucket.ts';
 import type { PrincipalRecord } from '../../data/directory.store.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecords } from '../../data/table.ts';
+import { principalStore } from '../users/user.store.ts';
 import type { Comment } from './comment.schema.ts';
 import { commentEmoji, emojiList } from './comment.schema.ts';
 import { reactionAttribute, type StoredComment } from './comment.store.ts';
@@ -42,8 +41,8 @@ export async function viewOf(
       comments.flatMap((c) => (c.is_deleted ? [c.author_id] : [c.author_id, ...(c.mention_ids ?? [])])),
     ),
   ];
-  const found = await getRecords(ids.map((id) => keys.principal(workspaceId, id)));
-  const people = new Map(ids.map((id, index) => [id, found[index] as PrincipalRecord | undefined]));
+  const found = await principalStore.of(workspaceId).getMany(ids);
+  const people = new Map(ids.map((id, index) => [id, found[index]]));
   const expiresAt = new Date(Math.floor(Date.now() / 1000) * 1000 + attachmentUrlSeconds * 1000)
     .toISOString()
     .replace('.000Z', 'Z');

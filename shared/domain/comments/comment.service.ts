@@ -28,18 +28,16 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
-import {
-  commentDedupStore,
-  commentStore,
-  type DedupGuard,
-  isRace,
-  type StoredComment,
-} from './comment.store.ts';
+import { commentStore, isRace, type StoredComment } from './comment.store.ts';
 import { claimAttachments } from './comment-attachments.ts';
+import { commentDedupStore, type DedupGuard } from './comment-dedup.store.ts';
+import { CommentError } from './comment-error.ts';
 import { mentionErrors } from './comment-mentions.ts';
+import { commentReactionStore } from './comment-reaction.store.ts';
+import { commentReadStore } from './comment-read.store.ts';
 import { type CommentTarget, readableTarget, requireTarget } from './comment-targets.ts';
 import { eventObjectOf, instantOfId, toComment, viewOf } from './comment-view.ts';
 
@@ -56,8 +54,8 @@ export function queryMax(): number {
   return Number(process.env.FSM_LIST_QUERY_MAX ?? 1000);
 }
 
-export function cannotEditOthers(detail: string, requiredGrants?: string[]): ProblemError {
-  return new ProblemError('comments/cannot-edit-others', {
+export function cannotEditOthers(detail: string, requiredGrants?: string[]): CommentError {
+  return new CommentError('cannot-edit-others', {
     detail,
     data: { reason: 'not_author', ...(requiredGrants ? { required_grants: requiredGrants } : {}) },
   });
@@ -68,10 +66,10 @@ export async function visibleComment(
   ctx: Actor,
   id: string,
 ): Promise<{ comment: StoredComment; target: CommentTarget }> {
-  const comment = await commentStore.get(ctx.workspaceId, id);
-  if (!comment) throw notFound('No comment with this id exists.');
+  const comment = await commentStore.of(ctx).get(id);
+  if (!comment) throw new CommentError('not-found', { detail: 'No comment with this id exists.' });
   const target = await readableTarget(ctx, comment.target_type, comment.target_id);
-  if (!target) throw notFound('No comment with this id exists.');
+  if (!target) throw new CommentError('not-found', { detail: 'No comment with this id exists.' });
   return { comment, target };
 }
 
@@ -84,8 +82,8 @@ export async function presentOne(
   justReacted?: string,
 ): Promise<Comment> {
   const [readAt, myReactions] = await Promise.all([
-    commentStore.readMarker(ctx.workspaceId, ctx.principal.id, target.key),
-    commentStore.reactionsOf(ctx.workspaceId, target.key, ctx.principal.id, queryMax()),
+    commentReadStore.of(ctx).readMarker(ctx.principal.id, target.key),
+    commentReactionStore.of(ctx).mine(target.key, ctx.principal.id, queryMax()),
   ]);
   if (justReacted) myReactions.add(justReacted);
   const view = await viewOf(ctx.workspaceId, [comment], {
@@ -127,7 +125,7 @@ async function duplicateOf(
   body: string,
 ): Promise<StoredComment | undefined> {
   if (!guard || Date.parse(guard.until) <= Date.now()) return undefined;
-  const existing = await commentStore.get(ctx.workspaceId, guard.comment_id);
+  const existing = await commentStore.of(ctx).get(guard.comment_id);
   return existing && !existing.is_deleted && existing.body_markdown === body ? existing : undefined;
 }
 
@@ -139,7 +137,7 @@ export async function createComment(
   const parentId = input.parent_comment_id?.toLowerCase();
   const [body, parent] = await Promise.all([
     bodyErrors(ctx.workspaceId, input.body_markdown),
-    parentId ? commentStore.get(ctx.workspaceId, parentId) : undefined,
+    parentId ? commentStore.of(ctx).get(parentId) : undefined,
   ]);
   const errors = [...body.errors];
   if (parentId && (!parent || parent.target_type !== target.type || parent.target_id !== target.id)) {
@@ -155,18 +153,18 @@ export async function createComment(
       detail: 'the comment is deleted',
     });
   }
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CommentError('invalid', { fields: errors });
 
   const window = dedupWindowSeconds();
   const fingerprint = fingerprintOf(ctx.principal.id, target, input.body_markdown);
   for (let attempt = 1; ; attempt++) {
-    const guard = window > 0 ? await commentDedupStore.get(ctx.workspaceId, fingerprint) : undefined;
+    const guard = window > 0 ? await commentDedupStore.of(ctx).get(fingerprint) : undefined;
     const duplicate = await duplicateOf(ctx, guard, input.body_markdown);
     if (duplicate) return { comment: await presentOne(ctx, duplicate, target), created: false };
 
     const id = uuidv7();
     const claimed = await claimAttachments(ctx, input.attachment_ids ?? [], id);
-    if (claimed.errors.length > 0) throw validationProblem(claimed.errors);
+    if (claimed.errors.length > 0) throw new CommentError('invalid', { fields: claimed.errors });
     const createdAt = new Date(instantOfId(id)).toISOString();
     const comment: StoredComment = {
       id,
@@ -201,23 +199,16 @@ export async function createComment(
     const until = new Date(Date.now() + window * 1000).toISOString();
     const guardWrite =
       window > 0
-        ? [
-            commentDedupStore.write(
-              ctx.workspaceId,
-              fingerprint,
-              { comment_id: id, until, lock_version: 0 },
-              guard,
-            ),
-          ]
+        ? [commentDedupStore.of(ctx).write(fingerprint, { comment_id: id, until, lock_version: 0 }, guard)]
         : [];
     try {
-      await commentStore.create(ctx.workspaceId, comment, events, [...guardWrite, ...claimed.writes]);
+      await commentStore.of(ctx).create(comment, events, [...guardWrite, ...claimed.writes]);
     } catch (error) {
       // Another post of the same body (or a claim of the same file) won the race: read again.
       if (!isRace(error) || attempt >= 3) throw error;
-      if (window > 0 && !(await commentDedupStore.get(ctx.workspaceId, fingerprint))) {
+      if (window > 0 && !(await commentDedupStore.of(ctx).get(fingerprint))) {
         // A guard past its TTL that the table has not swept yet: invisible, but in the way.
-        await commentDedupStore.discardExpired(ctx.workspaceId, fingerprint);
+        await commentDedupStore.of(ctx).discardExpired(fingerprint);
       }
       continue;
     }
@@ -242,31 +233,30 @@ export async function updateComment(ctx: Actor, id: string, patch: UpdateComment
   }
   const body = patch.body_markdown;
   const checked = body === undefined ? undefined : await bodyErrors(ctx.workspaceId, body);
-  if (checked && checked.errors.length > 0) throw validationProblem(checked.errors);
+  if (checked && checked.errors.length > 0) throw new CommentError('invalid', { fields: checked.errors });
   // Also a PATCH that changes nothing is a write (SPEC.md rule 8, as for every resource):
   // lock_version moves and comment.updated is emitted, without is_edited.
   const { after } = await updateVersioned<StoredComment>({
     key: `comment:${ctx.workspaceId}:${found.id}`,
-    load: () => commentStore.get(ctx.workspaceId, found.id),
+    load: () => commentStore.of(ctx).get(found.id),
     expectedVersion: patch.lock_version,
     apply: (stored) => {
       if (stored.is_deleted) {
-        throw validationProblem(
-          [
+        throw new CommentError('invalid', {
+          detail: 'A deleted comment cannot be edited.',
+          fields: [
             {
               type: 'field-invalid',
               pointer: '#/body_markdown',
               detail: 'the comment is deleted; it cannot be edited',
             },
           ],
-          'A deleted comment cannot be edited.',
-        );
+        });
       }
       if (body === undefined || body === stored.body_markdown) return stored;
       return { ...stored, body_markdown: body, mention_ids: checked?.mentionIds ?? [], is_edited: true };
     },
-    save: (next, stored) =>
-      commentStore.update(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
+    save: (next, stored) => commentStore.of(ctx).update(next, stored, updatedEvent(ctx, next, stored)),
   });
   return presentOne(ctx, after, target);
 }
@@ -285,7 +275,7 @@ export async function deleteComment(ctx: Actor, id: string): Promise<void> {
   try {
     await updateVersioned<StoredComment>({
       key: `comment:${ctx.workspaceId}:${found.id}`,
-      load: () => commentStore.get(ctx.workspaceId, found.id),
+      load: () => commentStore.of(ctx).get(found.id),
       expectedVersion: undefined,
       apply: (stored) => {
         if (stored.is_deleted) throw new AlreadyThere();
@@ -298,8 +288,7 @@ export async function deleteComment(ctx: Actor, id: string): Promise<void> {
           deleted_by: ctx.principal.id,
         };
       },
-      save: (next, stored) =>
-        commentStore.update(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
+      save: (next, stored) => commentStore.of(ctx).update(next, stored, updatedEvent(ctx, next, stored)),
     });
   } catch (error) {
     if (!(error instanceof AlreadyThere)) throw error;
@@ -309,11 +298,11 @@ export async function deleteComment(ctx: Actor, id: string): Promise<void> {
 export async function restoreComment(ctx: Actor, id: string): Promise<Comment> {
   const { comment: found, target } = await visibleComment(ctx, id);
   const notDeleted = () =>
-    new ProblemError('comments.cannot-restore-not-deleted', { detail: 'The comment is not deleted.' });
+    new CommentError('cannot-restore-not-deleted', { detail: 'The comment is not deleted.' });
   if (!found.is_deleted) throw notDeleted();
   const { after } = await updateVersioned<StoredComment>({
     key: `comment:${ctx.workspaceId}:${found.id}`,
-    load: () => commentStore.get(ctx.workspaceId, found.id),
+    load: () => commentStore.of(ctx).get(found.id),
     expectedVersion: undefined,
     apply: (stored) => {
       if (!stored.is_deleted) throw notDeleted();
@@ -325,8 +314,7 @@ export async function restoreComment(ctx: Actor, id: string): Promise<Comment> {
         is_moderated: stored.is_moderated || stored.author_id !== ctx.principal.id,
       };
     },
-    save: (next, stored) =>
-      commentStore.update(ctx.workspaceId, next, stored, updatedEvent(ctx, next, stored)),
+    save: (next, stored) => commentStore.of(ctx).update(next, stored, updatedEvent(ctx, next, stored)),
   });
   return presentOne(ctx, after, target);
 }
