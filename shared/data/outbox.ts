@@ -5,7 +5,7 @@
  */
 import type { DomainEvent } from '../events/domain-event.ts';
 import { keys } from './keys.ts';
-import { getRecord, queryItems, storable, type TableWrite } from './table.ts';
+import { getRecord, queryItems, storable, type TableWrite, transactWrite } from './table.ts';
 
 export const outboxEntity = 'event';
 const retentionSeconds = 7 * 24 * 3600;
@@ -18,6 +18,11 @@ export function outboxWrite(event: DomainEvent): TableWrite {
     record: { event },
     expiresAt: Math.floor(Date.parse(event.occurred_at) / 1000) + retentionSeconds,
   };
+}
+
+/** An event on its own, outside any change (the next step of a consumer's work): committed alone. */
+export async function appendEvent(event: DomainEvent): Promise<void> {
+  await transactWrite([outboxWrite(event)]);
 }
 
 /** Events kept for replay: the event stream replays at most this many after a client's last id. */
