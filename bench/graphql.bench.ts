@@ -92,7 +92,7 @@ async function load(workspaceId: string, rows: Row[]): Promise<void> {
       };
       const links = Object.fromEntries(Object.entries(row.links).map(([name, ids]) => [name, new Set(ids)]));
       items.push({
-        key: instanceStore.key(workspaceId, row.definition.id, row.id),
+        key: instanceStore.of(workspaceId).key(row.definition.id, row.id),
         entity: 'custom_object_instance',
         record: { ...indexedItem(spec, scope, instance), ...links },
       });

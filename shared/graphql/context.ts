@@ -1,7 +1,8 @@
 /**
  * What the resolvers of one request share: the workspace's model (the definition behind each
- * type, the relation behind each field), the caller's read access per type (asked once per
- * type), the cache of resolved relation filters, and the record loader.
+ * type, the relation behind each field), the caller's instance reader (the custom-object domain's
+ * instance-read.service.ts: read access asked once per type, pages, records by id), the cache of
+ * resolved relation filters, and the record loader.
  *
  * The loader batches: every record asked for while one level of the query resolves (all parents'
  * to-one targets and nested pages) is fetched together, with one BatchGetItem per 100 keys, never
@@ -11,11 +12,13 @@
  */
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import type { Principal } from '../auth/actor.ts';
-import type { StoredRecord } from '../data/table.ts';
-import { instanceStore } from '../domain/custom-objects/instance.store.ts';
-import { instanceAccess } from '../domain/custom-objects/instance-access.ts';
-import type { InstanceFilter } from '../domain/custom-objects/instance-filter.ts';
+import type { Actor } from '../auth/actor.ts';
+import {
+  type InstanceFilter,
+  type InstanceItem,
+  type InstanceReader,
+  instanceReader,
+} from '../domain/custom-objects/instance-read.service.ts';
 import type { CompiledSchema } from './schema-builder.ts';
 import type { WorkspaceModel } from './schema-model.ts';
 
@@ -23,31 +26,27 @@ import type { WorkspaceModel } from './schema-model.ts';
 export const maxRecordsPerRequest = 50_000;
 
 export interface GraphQLContext {
-  workspaceId: string;
-  principal: Principal;
+  actor: Actor;
+  /** The caller's reads of instances: what it may not read is empty, never an error. */
+  reader: InstanceReader;
   model: WorkspaceModel;
   compiled: CompiledSchema;
   /** Whether the caller may read the records of an object type. */
   readable(typeName: string): Promise<boolean>;
   /** Records of one definition by id, in the order asked (undefined: gone). */
-  load(definitionId: string, ids: readonly string[]): Promise<Array<StoredRecord | undefined>>;
+  load(definitionId: string, ids: readonly string[]): Promise<Array<InstanceItem | undefined>>;
   /** Records already read, so a later level finds them without a call. */
-  prime(definitionId: string, records: readonly StoredRecord[]): void;
+  prime(definitionId: string, records: readonly InstanceItem[]): void;
   /** Relation conditions of filters, resolved once per request (filters.ts `RelatedIds`). */
   related: Map<string, Promise<InstanceFilter>>;
 }
 
 const keyOf = (definitionId: string, id: string) => `${definitionId}/${id}`;
 
-export function contextFor(
-  workspaceId: string,
-  principal: Principal,
-  model: WorkspaceModel,
-  compiled: CompiledSchema,
-): GraphQLContext {
-  const access = new Map<string, Promise<boolean>>();
+export function contextFor(actor: Actor, model: WorkspaceModel, compiled: CompiledSchema): GraphQLContext {
+  const reader = instanceReader(actor, model.definitions.values());
   let recordsRead = 0;
-  const loader = new DataLoader<string, StoredRecord | undefined>(
+  const loader = new DataLoader<string, InstanceItem | undefined>(
     async (keys) => {
       recordsRead += keys.length;
       if (recordsRead > maxRecordsPerRequest) {
@@ -56,8 +55,7 @@ export function contextFor(
           { extensions: { code: 'RESULT_TOO_LARGE' } },
         );
       }
-      return instanceStore.getMany(
-        workspaceId,
+      return reader.getMany(
         keys.map((key) => {
           const [definitionId = '', id = ''] = key.split('/');
           return { definitionId, id };
@@ -67,20 +65,13 @@ export function contextFor(
     { batchScheduleFn: (callback) => setImmediate(callback) },
   );
   return {
-    workspaceId,
-    principal,
+    actor,
+    reader,
     model,
     compiled,
     readable(typeName) {
-      let known = access.get(typeName);
-      if (!known) {
-        const definition = model.definitions.get(typeName);
-        known = definition
-          ? instanceAccess(principal, workspaceId, definition).then((granted) => granted.read)
-          : Promise.resolve(false);
-        access.set(typeName, known);
-      }
-      return known;
+      const definition = model.definitions.get(typeName);
+      return definition ? reader.canRead(definition) : Promise.resolve(false);
     },
     async load(definitionId, ids) {
       if (ids.length === 0) return [];

@@ -28,7 +28,6 @@ import {
   validate,
 } from 'graphql';
 import type { Actor } from '../auth/actor.ts';
-import { DataError } from '../data/data-error.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { logger } from '../observability/logger.ts';
 import { contextFor } from './context.ts';
@@ -89,15 +88,9 @@ function published(error: GraphQLError, requestId: string): GraphQLFormattedErro
   }
   // GraphQL's own execution errors (a non-null field without a value) name no internals.
   if (!original) return { ...error.toJSON(), extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  // The domain's own errors, a store outage among them (SERVICE_UNAVAILABLE).
   if (original instanceof DomainError && original.code !== 'failed') {
     return { ...error.toJSON(), extensions: graphqlExtensionsOf(original) };
-  }
-  if (original instanceof DataError && original.code === 'unavailable') {
-    return {
-      ...error.toJSON(),
-      message: 'The data store is busy or unavailable; retry shortly.',
-      extensions: { code: 'SERVICE_UNAVAILABLE' },
-    };
   }
   logger.error('graphql resolver failed', {
     requestId,
@@ -181,7 +174,7 @@ export async function runGraphQL(
     document,
     variableValues: request.variables ?? {},
     ...(request.operationName ? { operationName: request.operationName } : {}),
-    contextValue: contextFor(ctx.workspaceId, ctx.principal, model, compiled),
+    contextValue: contextFor(ctx, model, compiled),
   });
   if (!('data' in result) || result.data === undefined) {
     // Nothing executed: the variables did not fit the operation.

@@ -15,8 +15,8 @@
  * - `order_by` elements apply in list order; fields within one element in the input type's field
  *   order (give one field per element to be explicit); ties fall back to the id.
  */
-import type { ListOrder } from '../data/list-read.ts';
 import type { ComparisonOperator, InstanceFilter } from '../domain/custom-objects/instance-filter.ts';
+import type { InstanceOrder } from '../domain/custom-objects/instance-query.ts';
 import { badInput } from './paging.ts';
 import {
   comparisonTypes,
@@ -153,10 +153,10 @@ export async function filterOf(
   return joined(parts);
 }
 
-function ordersOf(tables: InputTables, input: string, element: Record<string, unknown>): ListOrder[] {
+function ordersOf(tables: InputTables, input: string, element: Record<string, unknown>): InstanceOrder[] {
   const fields = tables.orders.get(input);
   if (!fields) throw new Error(`no order input ${input}`);
-  const order: ListOrder[] = [];
+  const order: InstanceOrder[] = [];
   // In the input type's field order (GraphQL coerces input objects in that order).
   for (const [key, field] of fields) {
     const value = element[key];
@@ -173,10 +173,10 @@ export function orderOf(
   tables: InputTables,
   input: string,
   orderBy: ReadonlyArray<Record<string, unknown>> | Record<string, unknown> | null | undefined,
-): ListOrder[] {
+): InstanceOrder[] {
   if (!orderBy) return [];
   const elements = Array.isArray(orderBy) ? orderBy : [orderBy];
-  const order: ListOrder[] = [];
+  const order: InstanceOrder[] = [];
   const seen = new Set<string>();
   for (const element of elements) {
     for (const one of ordersOf(tables, input, element as Record<string, unknown>)) {

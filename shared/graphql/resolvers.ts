@@ -1,9 +1,11 @@
 /**
  * The resolvers of a generated schema. They close over the shape only (names, property names,
  * value kinds), never over ids: a schema serves every workspace of its shape, and the workspace's
- * definitions and relation ids come from the request's context (context.ts).
+ * definitions and relation ids come from the request's context (context.ts). Every read goes
+ * through the caller's instance reader (the custom-object domain's instance-read.service.ts), which
+ * applies REST's read access and page rules.
  *
- * - Root connection: one `queryInstances` page (one Query of the partition or index, plus the
+ * - Root connection: one reader `query` page (one Query of the partition or index, plus the
  *   items when the order walks an index); the total only when `totalCount` is selected (or
  *   `last` runs without `before`).
  * - To-many relation: the linked ids are on the parent item (its link set), so a page in id
@@ -14,12 +16,14 @@
  * - A type the caller cannot read answers an empty connection and a null to-one, no error.
  */
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { comparatorOf, type ListOrder } from '../data/list-read.ts';
-import type { StoredRecord } from '../data/table.ts';
-import { linkedIds } from '../domain/custom-objects/instance.store.ts';
-import { type InstanceFilter, matchesFilter } from '../domain/custom-objects/instance-filter.ts';
-import { instanceList } from '../domain/custom-objects/instance-list.ts';
-import { queryInstances } from '../domain/custom-objects/instance-query.ts';
+import {
+  type InstanceFilter,
+  type InstanceItem,
+  type InstanceOrder,
+  linkedIds,
+  matchesFilter,
+  sortInstances,
+} from '../domain/custom-objects/instance-read.service.ts';
 import type { GraphQLContext } from './context.ts';
 import { filterOf, orderOf, type RelatedIds } from './filters.ts';
 import {
@@ -43,7 +47,7 @@ interface Args extends ConnectionArgs {
   order_by?: Array<Record<string, unknown>> | null;
 }
 
-type Resolver = (parent: StoredRecord, args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => unknown;
+type Resolver = (parent: InstanceItem, args: Args, ctx: GraphQLContext, info: GraphQLResolveInfo) => unknown;
 
 /** Whether a field is selected directly on the field being resolved (through fragments too). */
 export function selects(info: GraphQLResolveInfo, name: string): boolean {
@@ -78,7 +82,7 @@ function relatedIdsOf(ctx: GraphQLContext): RelatedIds {
         // What the caller cannot read matches nothing, and reveals nothing.
         if (!(await ctx.readable(relation.target))) return { ...condition, ids: new Set<string>() };
         const filter = await filterOf(ctx.compiled.tables, `${relation.target}Filter`, where, relatedIds);
-        const { items } = await queryInstances(ctx.workspaceId, definitionOrThrow(ctx, relation.target), {
+        const { items } = await ctx.reader.query(definitionOrThrow(ctx, relation.target), {
           ...(filter ? { filter } : {}),
           offset: 0,
           limit: maxRelatedMatches + 1,
@@ -112,7 +116,7 @@ async function rootConnection(typeName: string, args: Args, ctx: GraphQLContext,
   const wantsTotal = selects(info, 'totalCount');
   let total: number | undefined;
   if (window.needsTotal) {
-    ({ total } = await queryInstances(ctx.workspaceId, definition, {
+    ({ total } = await ctx.reader.query(definition, {
       ...query,
       offset: 0,
       limit: 0,
@@ -121,7 +125,7 @@ async function rootConnection(typeName: string, args: Args, ctx: GraphQLContext,
   }
   const { start, end } = resolveWindow(window, total);
   const count = end - start;
-  const page = await queryInstances(ctx.workspaceId, definition, {
+  const page = await ctx.reader.query(definition, {
     ...query,
     offset: start,
     limit: count,
@@ -134,13 +138,12 @@ async function rootConnection(typeName: string, args: Args, ctx: GraphQLContext,
   return connectionOf(rows, start, page.hasMore, async () => {
     if (counted !== undefined) return counted;
     return (
-      (await queryInstances(ctx.workspaceId, definition, { ...query, offset: 0, limit: 0, withTotal: true }))
-        .total ?? 0
+      (await ctx.reader.query(definition, { ...query, offset: 0, limit: 0, withTotal: true })).total ?? 0
     );
   });
 }
 
-const byId: ListOrder[] = [{ field: 'id', direction: 'asc' }];
+const byId: InstanceOrder[] = [{ field: 'id', direction: 'asc' }];
 
 function nestedConnection(relation: RelationFieldShape): Resolver {
   return async (parent, args, ctx, info) => {
@@ -156,15 +159,15 @@ function nestedConnection(relation: RelationFieldShape): Resolver {
       if (order[0]?.direction === 'desc') ids.reverse();
       const { start, end } = resolveWindow(window, ids.length);
       const records = (await ctx.load(definition.id, ids.slice(start, end))).filter(
-        (record): record is StoredRecord => record !== undefined,
+        (record): record is InstanceItem => record !== undefined,
       );
       return connectionOf(records, start, end < ids.length, () => ids.length);
     }
     const filter = await filterFor(ctx, relation.target, args.where);
     const linked = (await ctx.load(definition.id, ids)).filter(
-      (record): record is StoredRecord => record !== undefined && (!filter || matchesFilter(record, filter)),
+      (record): record is InstanceItem => record !== undefined && (!filter || matchesFilter(record, filter)),
     );
-    linked.sort(comparatorOf(instanceList(definition), order.length ? order : byId));
+    sortInstances(definition, linked, order.length ? order : byId);
     const { start, end } = resolveWindow(window, linked.length);
     return connectionOf(linked.slice(start, end), start, end < linked.length, () => linked.length);
   };

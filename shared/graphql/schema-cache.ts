@@ -2,8 +2,8 @@
  * The schema of a workspace, cached in two steps (SPEC.md: "the change is visible on the next
  * query on every instance"; cached schemas dropped after ten minutes without use):
  *
- * 1. every request reads the workspace's model revision (one strongly consistent GetItem of
- *    keys.ts `customObjectRevision`, which every definition and relation write moves in its own
+ * 1. every request reads the workspace's model revision (model.service.ts `modelRevision`: one
+ *    strongly consistent GetItem, which every definition and relation write moves in its own
  *    transaction); the model of that (workspace, revision) is cached, else read (one Query of the
  *    definitions, one of the relations) and built;
  * 2. the model's content hash (schema-model.ts: the shape, without ids or versions) names one
@@ -12,10 +12,7 @@
  * Entries unused for ten minutes are dropped at the next lookup. Concurrent lookups of the same
  * entry share one build; a failed read is not cached.
  */
-import { keys } from '../data/keys.ts';
-import { getRecord } from '../data/table.ts';
-import { definitionStore } from '../domain/custom-objects/definition.store.ts';
-import { relationStore } from '../domain/custom-objects/relation.store.ts';
+import { modelRecords, modelRevision } from '../domain/custom-objects/model.service.ts';
 import { type CompiledSchema, compileSchema } from './schema-builder.ts';
 import { modelOf, type WorkspaceModel } from './schema-model.ts';
 
@@ -63,10 +60,7 @@ export function clearSchemaCache(): void {
 }
 
 async function readModel(workspaceId: string): Promise<WorkspaceModel> {
-  const [definitions, relations] = await Promise.all([
-    definitionStore.of(workspaceId).list(),
-    relationStore.of(workspaceId).list(),
-  ]);
+  const { definitions, relations } = await modelRecords(workspaceId);
   return modelOf(definitions, relations);
 }
 
@@ -76,8 +70,7 @@ export async function workspaceSchema(
 ): Promise<{ model: WorkspaceModel; compiled: CompiledSchema; revision: number }> {
   const now = Date.now();
   dropUnused(now);
-  const stored = await getRecord(keys.customObjectRevision(workspaceId), { consistent: true });
-  const revision = Number(stored?.revision ?? 0);
+  const revision = await modelRevision(workspaceId);
   let entry = models.get(workspaceId);
   if (!entry || entry.revision !== revision) {
     const model = readModel(workspaceId);

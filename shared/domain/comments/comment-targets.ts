@@ -121,10 +121,7 @@ async function resolveType(ctx: Actor, type: string): Promise<ResolvedType | und
     type,
     read: (ids) =>
       access.read
-        ? instanceStore.getMany(
-            ctx.workspaceId,
-            ids.map((id) => ({ definitionId: definition.id, id })),
-          )
+        ? instanceStore.of(ctx).getMany(ids.map((id) => ({ definitionId: definition.id, id })))
         : Promise.resolve(ids.map(() => undefined)),
     visible: always,
     isCase: false,

@@ -1,15 +1,15 @@
 import type { Actor, Principal } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { keys } from '../../data/keys.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import { getRecord, type StoredRecord, type TableWrite, transactWrite } from '../../data/table.ts';
-import { domainEvent } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { TableWrite } from '../../data/table.ts';
+import { type DomainEvent, domainEvent } from '../../events/domain-event.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { pageOf } from '../../schema/list.ts';
+import { type AssociationRecord, associationStore } from './association.store.ts';
+import { CustomObjectError } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionStore } from './definition.store.ts';
 import { definitionFor, schemaRef, toInstance } from './instance.service.ts';
-import { instanceOf, instanceStore, linkAttribute, linkedIds } from './instance.store.ts';
+import { type InstanceItem, instanceOf, instanceStore, linkAttribute, linkedIds } from './instance.store.ts';
 import { instanceAccess } from './instance-access.ts';
 import { type Association, maxLinksPerSide } from './relation.schema.ts';
 import {
@@ -28,13 +28,13 @@ import { relationStore } from './relation.store.ts';
 /** Links given at instance creation, all relations together: each is 2 writes of the one transaction. */
 export const maxCreationLinks = 40;
 
-function cardinalityProblem(side: Side, pointer: string, detail: string): ProblemError {
-  const type = side === 'a' ? 'cardinality-violation-source' : 'cardinality-violation-target';
-  return new ProblemError(type, { detail, errors: [{ type: 'field-invalid', pointer, detail }] });
+function cardinalityProblem(side: Side, pointer: string, detail: string): CustomObjectError {
+  const code = side === 'a' ? 'cardinality-violation-source' : 'cardinality-violation-target';
+  return new CustomObjectError(code, { detail, fields: [{ type: 'field-invalid', pointer, detail }] });
 }
 
-function denied(grant: string, detail: string): ProblemError {
-  return new ProblemError('access-denied', {
+function denied(grant: string, detail: string): CustomObjectError {
+  return new CustomObjectError('forbidden', {
     detail,
     data: { reason: 'missing_grant', required_grants: [grant] },
   });
@@ -43,11 +43,13 @@ function denied(grant: string, detail: string): ProblemError {
 /** The relation with both definitions, writable (or readable) by the caller on both sides. */
 async function relationFor(ctx: Actor, relationId: string, need: 'read' | 'write') {
   const relation = await relationStore.of(ctx).get(relationId);
-  if (!relation) throw notFound('No custom-object relation has this id.');
+  if (!relation)
+    throw new CustomObjectError('not-found', { detail: 'No custom-object relation has this id.' });
   const [a, b] = await Promise.all(
     sides.map((side) => definitionStore.of(ctx).get(relation[side].definition_id)),
   );
-  if (!a || !b) throw notFound('No custom-object relation has this id.');
+  if (!a || !b)
+    throw new CustomObjectError('not-found', { detail: 'No custom-object relation has this id.' });
   for (const definition of a.id === b.id ? [a] : [a, b]) {
     const access = await instanceAccess(ctx.principal, ctx.workspaceId, definition);
     if (!access[need]) {
@@ -61,7 +63,7 @@ async function relationFor(ctx: Actor, relationId: string, need: 'read' | 'write
   return { relation, definitions: { a, b } };
 }
 
-const associationOf = (relationId: string, record: StoredRecord): Association => ({
+const associationOf = (relationId: string, record: AssociationRecord): Association => ({
   relation_id: relationId,
   side_a_instance_id: String(record.a_id),
   side_b_instance_id: String(record.b_id),
@@ -79,20 +81,18 @@ function associationEvent(
   verb: 'created' | 'deleted',
   relation: { id: string; a: { definition_id: string }; b: { definition_id: string } },
   association: Omit<Association, 'created_at'> & { created_at?: string },
-): TableWrite {
-  return outboxWrite(
-    domainEvent(
-      ctx,
-      verb === 'created'
-        ? 'custom_object_relation.association.created'
-        : 'custom_object_relation.association.deleted',
-      { type: 'custom_object_relation', id: relation.id },
-      {
-        ...association,
-        side_a_definition_id: relation.a.definition_id,
-        side_b_definition_id: relation.b.definition_id,
-      },
-    ),
+): DomainEvent {
+  return domainEvent(
+    ctx,
+    verb === 'created'
+      ? 'custom_object_relation.association.created'
+      : 'custom_object_relation.association.deleted',
+    { type: 'custom_object_relation', id: relation.id },
+    {
+      ...association,
+      side_a_definition_id: relation.a.definition_id,
+      side_b_definition_id: relation.b.definition_id,
+    },
   );
 }
 
@@ -108,37 +108,40 @@ export async function associate(
   const ids = { a: body.side_a_instance_id, b: body.side_b_instance_id };
   const pointer = (side: Side) => `#/side_${side}_instance_id`;
   if (relation.a.definition_id === relation.b.definition_id && ids.a === ids.b) {
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: pointer('b'),
-        detail: 'an instance cannot be associated with itself',
-      },
-    ]);
+    throw new CustomObjectError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: pointer('b'),
+          detail: 'an instance cannot be associated with itself',
+        },
+      ],
+    });
   }
-  const key = keys.association(ctx.workspaceId, relation.id, ids.a, ids.b);
+  const pair = { relationId: relation.id, aId: ids.a, bId: ids.b };
+  const associations = associationStore.of(ctx);
+  const instances = instanceStore.of(ctx);
   for (let attempt = 1; ; attempt++) {
-    const [a, b] = await instanceStore.getMany(
-      ctx.workspaceId,
+    const [a, b] = await instances.getMany(
       sides.map((side) => ({ definitionId: relation[side].definition_id, id: ids[side] })),
     );
     const records = { a, b };
     const missing = sides.filter((side) => !records[side]);
     if (missing.length > 0) {
-      throw validationProblem(
-        missing.map((side) => ({
+      throw new CustomObjectError('invalid', {
+        fields: missing.map((side) => ({
           type: 'field-invalid' as const,
           pointer: pointer(side),
           detail: `names no instance of the definition on side ${side}`,
         })),
-      );
+      });
     }
     const linked = {
-      a: linkedIds(a as StoredRecord, relation.id, 'a'),
-      b: linkedIds(b as StoredRecord, relation.id, 'b'),
+      a: linkedIds(a as InstanceItem, relation.id, 'a'),
+      b: linkedIds(b as InstanceItem, relation.id, 'b'),
     };
     if (linked.a.includes(ids.b)) {
-      const existing = await getRecord(key);
+      const existing = await associations.get(pair);
       if (existing) return associationOf(relation.id, existing);
     }
     for (const side of sides) {
@@ -151,42 +154,41 @@ export async function associate(
         );
       }
       if (linked[side].length >= maxLinksPerSide) {
-        throw validationProblem([
-          {
-            type: 'field-invalid',
-            pointer: pointer(side),
-            detail: `this instance already has ${maxLinksPerSide} links through side ${side} of this relation (the limit)`,
-          },
-        ]);
+        throw new CustomObjectError('invalid', {
+          fields: [
+            {
+              type: 'field-invalid',
+              pointer: pointer(side),
+              detail: `this instance already has ${maxLinksPerSide} links through side ${side} of this relation (the limit)`,
+            },
+          ],
+        });
       }
     }
-    const record = {
+    const record: AssociationRecord = {
       relation_id: relation.id,
       a_id: ids.a,
       b_id: ids.b,
       created_at: new Date().toISOString(),
     };
     try {
-      await transactWrite([
-        { kind: 'create', key, entity: 'custom_object_association', record },
+      await associations.create(
+        record,
         associationEvent(ctx, 'created', relation, associationOf(relation.id, record)),
-        ...sides.map(
-          (side): TableWrite => ({
-            kind: 'link',
-            key: keys.instance(ctx.workspaceId, relation[side].definition_id, ids[side]),
-            attribute: linkAttribute(relation.id, side),
+        sides.map((side) =>
+          instances.linkWrite(relation[side].definition_id, ids[side], relation.id, side, {
             add: [ids[otherSide(side)]],
             atMostOne: relation[side].cardinality === 'ONE',
           }),
         ),
-      ]);
+      );
       return associationOf(relation.id, record);
     } catch (error) {
       // A concurrent change (the pair associated, an instance deleted or linked elsewhere):
       // read again, so the answer names what happened.
       if (!(error instanceof DataError) || error.code === 'unavailable') throw error;
       if (attempt >= maxAttempts)
-        throw new ProblemError('resource-conflict', { detail: 'The instances kept changing; retry.' });
+        throw new CustomObjectError('conflict', { detail: 'The instances kept changing; retry.' });
     }
   }
 }
@@ -199,38 +201,40 @@ export async function removeAssociation(
 ): Promise<void> {
   const { relation } = await relationFor(ctx, relationId, 'write');
   const ids = { a: aId, b: bId };
-  const key = keys.association(ctx.workspaceId, relation.id, aId, bId);
+  const pair = { relationId: relation.id, aId, bId };
+  const associations = associationStore.of(ctx);
+  const instances = instanceStore.of(ctx);
   for (let attempt = 1; ; attempt++) {
-    if (!(await getRecord(key))) throw notFound('These instances are not associated through this relation.');
-    const [a, b] = await instanceStore.getMany(
-      ctx.workspaceId,
+    if (!(await associations.get(pair))) {
+      throw new CustomObjectError('not-found', {
+        detail: 'These instances are not associated through this relation.',
+      });
+    }
+    const [a, b] = await instances.getMany(
       sides.map((side) => ({ definitionId: relation[side].definition_id, id: ids[side] })),
     );
     const records = { a, b };
     try {
-      await transactWrite([
-        { kind: 'delete', key },
+      await associations.remove(
+        pair,
         associationEvent(ctx, 'deleted', relation, {
           relation_id: relation.id,
           side_a_instance_id: aId,
           side_b_instance_id: bId,
         }),
-        ...sides
+        sides
           .filter((side) => records[side])
-          .map(
-            (side): TableWrite => ({
-              kind: 'link',
-              key: keys.instance(ctx.workspaceId, relation[side].definition_id, ids[side]),
-              attribute: linkAttribute(relation.id, side),
+          .map((side) =>
+            instances.linkWrite(relation[side].definition_id, ids[side], relation.id, side, {
               remove: [ids[otherSide(side)]],
             }),
           ),
-      ]);
+      );
       return;
     } catch (error) {
       if (!(error instanceof DataError) || error.code === 'unavailable') throw error;
       if (attempt >= maxAttempts)
-        throw new ProblemError('resource-conflict', { detail: 'The instances kept changing; retry.' });
+        throw new CustomObjectError('conflict', { detail: 'The instances kept changing; retry.' });
     }
   }
 }
@@ -249,12 +253,16 @@ export async function listAssociated(
 ) {
   const definition = await definitionFor(ctx, definitionSlug, 'read');
   const [record, { relations, definitions }] = await Promise.all([
-    instanceStore.get(ctx.workspaceId, definition.id, instanceId),
+    instanceStore.of(ctx).get(definition.id, instanceId),
     relationModel(ctx.workspaceId),
   ]);
-  if (!record) throw notFound();
+  if (!record) throw new CustomObjectError('not-found');
   const reach = reachesOf(relations, definition.id).find((candidate) => candidate.slug === relationSlug);
-  if (!reach) throw notFound(`${definitionSlug} has no relation named ${relationSlug}.`);
+  if (!reach) {
+    throw new CustomObjectError('not-found', {
+      detail: `${definitionSlug} has no relation named ${relationSlug}.`,
+    });
+  }
   const other = definitions.get(reach.otherDefinitionId) as CustomObjectDefinition;
   if (!(await instanceAccess(ctx.principal, ctx.workspaceId, other)).read) {
     throw denied(
@@ -263,13 +271,10 @@ export async function listAssociated(
     );
   }
   const ids = linkedIds(record, reach.relation.id, reach.own).sort();
-  const found = await instanceStore.getMany(
-    ctx.workspaceId,
-    ids.map((id) => ({ definitionId: other.id, id })),
-  );
+  const found = await instanceStore.of(ctx).getMany(ids.map((id) => ({ definitionId: other.id, id })));
   // Ids of instances deleted a moment ago (their unlinking is best effort) are skipped.
   const items = found
-    .filter((item): item is StoredRecord => item !== undefined)
+    .filter((item): item is InstanceItem => item !== undefined)
     .map((item) => toInstance(other, instanceOf(item)));
   return {
     items,
@@ -291,7 +296,7 @@ export interface CreationLinks {
    * linked elsewhere meanwhile: the `link` conditions), the problem that names why, read again;
    * undefined when the links are still fine (a conflict elsewhere).
    */
-  explain: (error: unknown) => Promise<ProblemError | undefined>;
+  explain: (error: unknown) => Promise<CustomObjectError | undefined>;
 }
 
 /**
@@ -319,7 +324,7 @@ export async function creationLinks(
       try {
         await check();
       } catch (problem) {
-        if (problem instanceof ProblemError) return problem;
+        if (problem instanceof CustomObjectError) return problem;
         throw problem;
       }
       return undefined;
@@ -367,23 +372,25 @@ async function linksOrThrow(
         wanted.push({ reach, id, pointer: at });
     });
   }
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
   if (wanted.length > maxCreationLinks) {
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/relations',
-        detail: `holds ${wanted.length} links; at most ${maxCreationLinks} are made with a creation, add more by associating`,
-      },
-    ]);
+    throw new CustomObjectError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/relations',
+          detail: `holds ${wanted.length} links; at most ${maxCreationLinks} are made with a creation, add more by associating`,
+        },
+      ],
+    });
   }
   const missingRequired = reaches.filter(
     (reach) => reach.relation[reach.own].required && !wanted.some((entry) => entry.reach === reach),
   );
   if (missingRequired.length > 0) {
-    throw new ProblemError('required-relation', {
+    throw new CustomObjectError('required-relation', {
       detail: `A new ${definition.slug} must be linked through: ${missingRequired.map((reach) => reach.slug).join(', ')}.`,
-      errors: missingRequired.map((reach) => ({
+      fields: missingRequired.map((reach) => ({
         type: 'field-required' as const,
         pointer: `#/relations/${escapePointer(reach.slug)}`,
         detail: `is required: every ${definition.slug} links to a ${definitions.get(reach.otherDefinitionId)?.slug} when it is created`,
@@ -411,8 +418,9 @@ async function linksOrThrow(
       }
     }
   }
-  const found = await instanceStore.getMany(
-    workspaceId,
+  const instances = instanceStore.of(workspaceId);
+  const associations = associationStore.of(workspaceId);
+  const found = await instances.getMany(
     wanted.map((entry) => ({ definitionId: entry.reach.otherDefinitionId, id: entry.id })),
   );
   const seenItems = new Map<string, string>();
@@ -460,23 +468,15 @@ async function linksOrThrow(
     }
     const [aId, bId] = reach.own === 'a' ? [instanceId, id] : [id, instanceId];
     writes.push(
-      {
-        kind: 'create',
-        key: keys.association(workspaceId, reach.relation.id, aId, bId),
-        entity: 'custom_object_association',
-        record: { relation_id: reach.relation.id, a_id: aId, b_id: bId, created_at: now },
-      },
-      {
-        kind: 'link',
-        key: keys.instance(workspaceId, reach.otherDefinitionId, id),
-        attribute: linkAttribute(reach.relation.id, theirs),
+      associations.createWrite({ relation_id: reach.relation.id, a_id: aId, b_id: bId, created_at: now }),
+      instances.linkWrite(reach.otherDefinitionId, id, reach.relation.id, theirs, {
         add: [instanceId],
         atMostOne: reach.relation[theirs].cardinality === 'ONE',
-      },
+      }),
     );
     const attribute = linkAttribute(reach.relation.id, reach.own);
     links[attribute] = (links[attribute] ?? new Set()).add(id);
   });
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
   return { writes, links };
 }

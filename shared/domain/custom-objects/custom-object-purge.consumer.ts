@@ -10,53 +10,32 @@
  * is the event.
  */
 
-import { instancePartition, listKeys } from '../../data/keys.ts';
-import { workspaceScope } from '../../data/list-patterns.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import { discardRecords, type Key, queryItems, transactWrite } from '../../data/table.ts';
-import { tableDefinition } from '../../data/table-definition.ts';
+import { appendEvent } from '../../data/outbox.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
-import { instanceListName } from './instance-list.ts';
+import { instanceStore } from './instance.store.ts';
 import { removeRelationsOf } from './relation-purge.ts';
 
 /** Instances deleted per step: 80 BatchWriteItem calls. */
 export const instancesPerStep = Number(process.env.FSM_CUSTOM_OBJECT_PURGE_STEP ?? 2000);
 
-/** Up to `limit` keys of a partition (of the table, or a key range of it). */
-async function keysOf(pk: string, limit: number, beginsWith?: string): Promise<Key[]> {
-  const found: Key[] = [];
-  for await (const item of queryItems({
-    partitionKey: { name: tableDefinition.partitionKey, value: pk },
-    sortKeyName: tableDefinition.sortKey,
-    ...(beginsWith ? { beginsWith } : {}),
-    pageSize: () => limit - found.length,
-  })) {
-    found.push({ pk: String(item.pk), sk: String(item.sk) });
-    if (found.length >= limit) break;
-  }
-  return found;
-}
-
 async function purgeStep(event: DomainEvent): Promise<void> {
   const workspaceId = event.workspace_id;
   const definitionId = event.resource.id;
   if (event.type === 'custom_object_definition.deleted') await removeRelationsOf(workspaceId, definitionId);
-  const batch = await keysOf(instancePartition(workspaceId, definitionId), instancesPerStep + 1);
-  await discardRecords(batch.slice(0, instancesPerStep));
-  if (batch.length > instancesPerStep) {
+  const instances = instanceStore.of(workspaceId);
+  if (await instances.purge(definitionId, instancesPerStep)) {
     const next = systemEvent(
       workspaceId,
       'custom_object_definition.purge',
       { type: 'custom_object_definition', id: definitionId },
       { id: definitionId },
     );
-    await transactWrite([outboxWrite(next)]);
+    await appendEvent(next);
     return;
   }
   // Every instance is gone: so are the definition's counters.
-  const { pk } = listKeys.counter(workspaceScope(workspaceId), instanceListName(definitionId), '');
-  await discardRecords(await keysOf(pk, 10_000, `${instanceListName(definitionId)}#`));
+  await instances.purgeCounters(definitionId);
 }
 
 export const customObjectPurger: EventConsumer = {

@@ -8,7 +8,7 @@
  * Deliberately not refused (SPEC.md, "Name sanitizing"): two property names that sanitize to the
  * same GraphQL name. Only one is reachable through GraphQL; both stay in REST.
  */
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { graphqlName, slugCollision, systemFields } from './graphql-names.ts';
 
 export const slugPattern = /^[a-z][a-z0-9_]{0,62}$/;

@@ -12,19 +12,18 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { keys, listKeys } from '../../data/keys.ts';
-import { workspaceScope } from '../../data/list-patterns.ts';
-import { getRecord, type TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
+import { CustomObjectError } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
-import { definitionStore } from './definition.store.ts';
+import { definitionSlugs, definitionStore } from './definition.store.ts';
 import { revisionWrite } from './definition-revision.ts';
 import { schemaErrors, slugErrors } from './definition-rules.ts';
 import { graphqlName, sharedTypeName } from './graphql-names.ts';
-import { instanceListName, maxIndexedProperties } from './instance-list.ts';
+import { instanceStore } from './instance.store.ts';
+import { maxIndexedProperties } from './instance-list.ts';
 import { relationSlugsOf } from './relation.service.ts';
 
 /** The fields a definition body may carry besides lock_version. */
@@ -63,9 +62,9 @@ export async function findDefinition(
   workspaceId: string,
   slug: string,
 ): Promise<CustomObjectDefinition | undefined> {
-  const guard = await getRecord(keys.definitionSlug(workspaceId, slug));
-  if (!guard) return undefined;
-  const definition = await definitionStore.of(workspaceId).get(String(guard.definition_id));
+  const holder = await definitionSlugs.of(workspaceId).holder(slug);
+  if (holder === undefined) return undefined;
+  const definition = await definitionStore.of(workspaceId).get(holder);
   return definition?.slug === slug ? definition : undefined;
 }
 
@@ -123,7 +122,7 @@ async function validated(
         detail: `is the name under which a relation reaches this type; rename the property, e.g. ${name}_value`,
       })),
   ];
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
 }
 
 /** Indexed properties: at most 3, distinct, each a top-level scalar property. */
@@ -165,27 +164,10 @@ function indexLayout(definition: CustomObjectDefinition): string {
   );
 }
 
-/** The number of instances of a definition: its list's counter. */
-async function instanceCount(workspaceId: string, definition: CustomObjectDefinition): Promise<number> {
-  const counter = await getRecord(
-    listKeys.counter(workspaceScope(workspaceId), instanceListName(definition.id), 'all'),
-  );
-  return Number(counter?.count ?? 0);
-}
-
-function claimSlug(workspaceId: string, definition: CustomObjectDefinition): TableWrite {
-  return {
-    kind: 'create',
-    key: keys.definitionSlug(workspaceId, definition.slug),
-    entity: 'custom_object_slug',
-    record: { slug: definition.slug, definition_id: definition.id },
-  };
-}
-
-function slugTaken(slug: string): ProblemError {
-  return new ProblemError('resource-conflict', {
+function slugTaken(slug: string): CustomObjectError {
+  return new CustomObjectError('already-exists', {
     detail: `Another definition of this workspace already has the slug ${slug}.`,
-    errors: [{ type: 'field-invalid', pointer: '#/slug', detail: 'is already used by another definition' }],
+    fields: [{ type: 'field-invalid', pointer: '#/slug', detail: 'is already used by another definition' }],
   });
 }
 
@@ -212,7 +194,7 @@ export async function listDefinitions(
 
 export async function getDefinition(ctx: Actor, slug: string): Promise<CustomObjectDefinition> {
   const definition = await findDefinition(ctx.workspaceId, slug);
-  if (!definition) throw notFound();
+  if (!definition) throw new CustomObjectError('not-found');
   return toDefinition(definition);
 }
 
@@ -238,8 +220,7 @@ export async function createDefinition(
     lock_version: 0,
   };
   await validated(ctx.workspaceId, definition, body);
-  if (await getRecord(keys.definitionSlug(ctx.workspaceId, definition.slug)))
-    throw slugTaken(definition.slug);
+  if (await definitionSlugs.of(ctx).holder(definition.slug)) throw slugTaken(definition.slug);
   const published = toDefinition(definition);
   await guarded(definition.slug, () =>
     definitionStore
@@ -247,7 +228,7 @@ export async function createDefinition(
       .create(
         definition,
         domainEvent(ctx, 'custom_object_definition.created', resource(definition.id), published),
-        [claimSlug(ctx.workspaceId, definition), revisionWrite(ctx.workspaceId)],
+        [definitionSlugs.of(ctx).claimWrite(definition), revisionWrite(ctx.workspaceId)],
       ),
   );
   return published;
@@ -270,7 +251,7 @@ export async function updateDefinition(
   body: Record<string, unknown>,
 ): Promise<CustomObjectDefinition> {
   const found = await findDefinition(ctx.workspaceId, slug);
-  if (!found) throw notFound();
+  if (!found) throw new CustomObjectError('not-found');
   const { after } = await updateVersioned<CustomObjectDefinition>({
     key: `definition:${ctx.workspaceId}:${found.id}`,
     load: () => definitionStore.of(ctx).get(found.id),
@@ -299,16 +280,18 @@ export async function updateDefinition(
     },
     save: async (next, stored) => {
       await validated(ctx.workspaceId, next, body);
-      if (indexLayout(next) !== indexLayout(stored) && (await instanceCount(ctx.workspaceId, stored)) > 0) {
-        throw validationProblem([
-          {
-            type: 'field-invalid',
-            pointer: body.indexed_properties !== undefined ? '#/indexed_properties' : '#/properties',
-            detail:
-              'the indexed properties (or their types) can change only while the definition has no instances; ' +
-              'create a new definition with the new indexes and move the instances',
-          },
-        ]);
+      if (indexLayout(next) !== indexLayout(stored) && (await instanceStore.of(ctx).count(stored.id)) > 0) {
+        throw new CustomObjectError('invalid', {
+          fields: [
+            {
+              type: 'field-invalid',
+              pointer: body.indexed_properties !== undefined ? '#/indexed_properties' : '#/properties',
+              detail:
+                'the indexed properties (or their types) can change only while the definition has no instances; ' +
+                'create a new definition with the new indexes and move the instances',
+            },
+          ],
+        });
       }
       const renamed = next.slug !== stored.slug;
       await guarded(next.slug, () =>
@@ -328,8 +311,8 @@ export async function updateDefinition(
               revisionWrite(ctx.workspaceId),
               ...(renamed
                 ? [
-                    { kind: 'delete', key: keys.definitionSlug(ctx.workspaceId, stored.slug) } as const,
-                    claimSlug(ctx.workspaceId, next),
+                    definitionSlugs.of(ctx).releaseWrite(stored.slug),
+                    definitionSlugs.of(ctx).claimWrite(next),
                   ]
                 : []),
             ],
@@ -342,7 +325,7 @@ export async function updateDefinition(
 
 export async function deleteDefinition(ctx: Actor, slug: string): Promise<void> {
   const found = await findDefinition(ctx.workspaceId, slug);
-  if (!found) throw notFound();
+  if (!found) throw new CustomObjectError('not-found');
   await deleteExisting<CustomObjectDefinition>({
     load: () => definitionStore.of(ctx).get(found.id),
     remove: (current) =>
@@ -351,10 +334,7 @@ export async function deleteDefinition(ctx: Actor, slug: string): Promise<void> 
         .remove(
           current,
           domainEvent(ctx, 'custom_object_definition.deleted', resource(current.id), toDefinition(current)),
-          [
-            { kind: 'discard', key: keys.definitionSlug(ctx.workspaceId, current.slug) },
-            revisionWrite(ctx.workspaceId),
-          ],
+          [definitionSlugs.of(ctx).discardWrite(current.slug), revisionWrite(ctx.workspaceId)],
         ),
   });
 }

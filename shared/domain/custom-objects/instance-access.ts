@@ -11,9 +11,8 @@
  */
 
 import type { Principal } from '../../auth/actor.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecord } from '../../data/table.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
+import { permissionStore } from './permission.store.ts';
 import type { PermissionEntry } from './permission-entry.ts';
 
 export { type PermissionEntry, permissionLevels, principalTypes } from './permission-entry.ts';
@@ -25,8 +24,7 @@ export interface InstanceAccess {
 
 /** The stored matrix of a definition (empty when none was ever saved). */
 export async function matrixOf(workspaceId: string, definitionId: string): Promise<PermissionEntry[]> {
-  const stored = await getRecord(keys.definitionPermissions(workspaceId, definitionId));
-  return (stored?.entries as PermissionEntry[] | undefined) ?? [];
+  return permissionStore.of(workspaceId).entries(definitionId);
 }
 
 /** What the matrix grants a principal: the strongest level of the entries that name them. */

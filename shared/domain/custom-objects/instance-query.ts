@@ -17,16 +17,19 @@
  */
 
 import type { ListOrder } from '../../data/list-read.ts';
-import type { StoredRecord } from '../../data/table.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
-import { instanceStore } from './instance.store.ts';
+import { type InstanceItem, instanceStore } from './instance.store.ts';
 import { conjuncts, type InstanceFilter, matchesFilter, needsLinks } from './instance-filter.ts';
 import { absentKey, instanceList, maxTextKey, sortableValue, valueCounter } from './instance-list.ts';
+
+/** One key of an order of instances: `id`, `created_at`, `updated_at` or a property's path. */
+export type InstanceOrder = ListOrder;
 
 export interface InstanceQuery {
   filter?: InstanceFilter;
   /** Default: id ascending (creation order). */
-  order?: readonly ListOrder[];
+  order?: readonly InstanceOrder[];
   offset: number;
   limit: number;
   /** false: no total is computed (the walk stops at the page); `total` is then undefined. */
@@ -35,7 +38,7 @@ export interface InstanceQuery {
 
 export interface InstancePage {
   /** Items with their links. */
-  items: StoredRecord[];
+  items: InstanceItem[];
   total?: number;
   /** Whether a match follows the page. */
   hasMore: boolean;
@@ -70,7 +73,7 @@ function boundsOf(condition: Condition, type: unknown): { atLeast?: string; atMo
 const rangeOps = new Set(['_eq', '_gt', '_gte', '_lt', '_lte']);
 
 export async function queryInstances(
-  workspaceId: string,
+  scope: StoreScope,
   definition: CustomObjectDefinition,
   query: InstanceQuery,
 ): Promise<InstancePage> {
@@ -82,7 +85,7 @@ export async function queryInstances(
   const typeOf = (name: string) => (definition.properties[name] as { type?: unknown } | undefined)?.type;
   const parts = conjuncts(query.filter);
   const where = query.filter
-    ? (entry: StoredRecord) => matchesFilter(entry, query.filter as InstanceFilter)
+    ? (entry: InstanceItem) => matchesFilter(entry, query.filter as InstanceFilter)
     : undefined;
 
   // A condition an index serves: on an indexed property, preferably the one the order walks.
@@ -123,7 +126,7 @@ export async function queryInstances(
     : needsLinks(query.filter) || spec.orders[first.field]?.index === 'base'
       ? 'id'
       : first.field;
-  const { items, total, hasMore } = await instanceStore.page(workspaceId, definition, {
+  const { items, total, hasMore } = await instanceStore.of(scope).page(definition, {
     order,
     page: 0,
     size: query.limit,

@@ -10,7 +10,7 @@
  * set while absent and never changed afterwards, so GraphQL may promise them non-null.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 
 /**

@@ -8,21 +8,20 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
-import type { ListOrder } from '../../data/list-read.ts';
-import type { StoredRecord } from '../../data/table.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import { creationLinks } from './association.service.ts';
+import { CustomObjectError } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { findDefinition } from './definition.service.ts';
 import { type CustomObjectInstance, jsonSchemaDialect } from './instance.schema.ts';
-import { instanceOf, instanceStore, type StoredInstance } from './instance.store.ts';
+import { type InstanceItem, instanceOf, instanceStore, type StoredInstance } from './instance.store.ts';
 import { instanceAccess } from './instance-access.ts';
 import { instanceList } from './instance-list.ts';
-import { queryInstances } from './instance-query.ts';
+import { type InstanceOrder, queryInstances } from './instance-query.ts';
 import { instanceDataCheck, readOnlyProperties } from './instance-validation.ts';
 import { unlinkInstance } from './relation-purge.ts';
 
@@ -56,7 +55,7 @@ export function schemaRef(definition: CustomObjectDefinition) {
 
 export function toInstance(
   definition: CustomObjectDefinition,
-  record: StoredRecord | StoredInstance,
+  record: InstanceItem | StoredInstance,
 ): CustomObjectInstance {
   const instance = record as StoredInstance;
   return {
@@ -96,8 +95,8 @@ function instanceEvent(
   );
 }
 
-function accessDenied(grant: string, detail: string): ProblemError {
-  return new ProblemError('access-denied', {
+function accessDenied(grant: string, detail: string): CustomObjectError {
+  return new CustomObjectError('forbidden', {
     detail,
     data: { reason: 'missing_grant', required_grants: [grant] },
   });
@@ -110,7 +109,9 @@ export async function definitionFor(
   need: 'read' | 'write',
 ): Promise<CustomObjectDefinition> {
   const definition = await findDefinition(ctx.workspaceId, slug);
-  if (!definition) throw notFound(`No custom-object definition has the slug ${slug}.`);
+  if (!definition) {
+    throw new CustomObjectError('not-found', { detail: `No custom-object definition has the slug ${slug}.` });
+  }
   const access = await instanceAccess(ctx.principal, ctx.workspaceId, definition);
   if (need === 'read' && !access.read) {
     throw accessDenied(
@@ -128,8 +129,8 @@ export async function definitionFor(
 }
 
 async function findInstance(ctx: Actor, definition: CustomObjectDefinition, id: string) {
-  const record = await instanceStore.get(ctx.workspaceId, definition.id, id);
-  if (!record) throw notFound();
+  const record = await instanceStore.of(ctx).get(definition.id, id);
+  if (!record) throw new CustomObjectError('not-found');
   return record;
 }
 
@@ -139,10 +140,13 @@ export async function getInstance(ctx: Actor, slug: string, id: string) {
 }
 
 /** Sort orders of a REST list, checked against the definition's orders (422 at `#/sort/<i>`). */
-function sortOrders(definition: CustomObjectDefinition, sort: readonly string[] | undefined): ListOrder[] {
+function sortOrders(
+  definition: CustomObjectDefinition,
+  sort: readonly string[] | undefined,
+): InstanceOrder[] {
   const orders = instanceList(definition).orders;
   const errors: FieldError[] = [];
-  const parsed: ListOrder[] = [];
+  const parsed: InstanceOrder[] = [];
   (sort ?? []).forEach((value, index) => {
     const [field = '', direction = 'asc', ...rest] = value.split(':');
     if (!orders[field] || rest.length > 0) {
@@ -159,7 +163,7 @@ function sortOrders(definition: CustomObjectDefinition, sort: readonly string[] 
       });
     } else parsed.push({ field, direction });
   });
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
   return parsed;
 }
 
@@ -170,7 +174,7 @@ export async function listInstances(
 ) {
   const definition = await definitionFor(ctx, slug, 'read');
   const request = { page: query.page ?? 0, size: query.size ?? defaultPageSize };
-  const { items, total } = await queryInstances(ctx.workspaceId, definition, {
+  const { items, total } = await queryInstances(ctx, definition, {
     order: sortOrders(definition, query.sort),
     offset: request.page * request.size,
     limit: request.size,
@@ -226,7 +230,7 @@ export async function createInstance(
     ...dataErrors(definition, body.data),
     ...readOnlyErrors(definition, undefined, body.data),
   ]);
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
   const now = new Date().toISOString();
   const instance: StoredInstance = {
     id: uuidv7(),
@@ -244,13 +248,14 @@ export async function createInstance(
     ctx.principal,
   );
   try {
-    await instanceStore.create(
-      ctx.workspaceId,
-      definition,
-      { ...instance, ...links } as StoredInstance,
-      instanceEvent(ctx, definition, 'created', instance),
-      writes,
-    );
+    await instanceStore
+      .of(ctx)
+      .create(
+        definition,
+        { ...instance, ...links } as StoredInstance,
+        instanceEvent(ctx, definition, 'created', instance),
+        writes,
+      );
   } catch (error) {
     // A linked record changed between the check and the write: the exact 422, checked again.
     throw (await explain(error)) ?? error;
@@ -285,7 +290,7 @@ export async function updateInstance(
   const { after } = await updateVersioned<StoredInstance>({
     key: `instance:${ctx.workspaceId}:${id}`,
     load: async () => {
-      const record = await instanceStore.get(ctx.workspaceId, definition.id, id);
+      const record = await instanceStore.of(ctx).get(definition.id, id);
       return record ? instanceOf(record) : undefined;
     },
     expectedVersion: body.lock_version,
@@ -295,36 +300,32 @@ export async function updateInstance(
         ...dataErrors(definition, data),
         ...readOnlyErrors(definition, current.data, data),
       ]);
-      if (errors.length > 0) throw validationProblem(errors);
+      if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
       return { ...current, data };
     },
     save: (next, current) =>
-      instanceStore.update(
-        ctx.workspaceId,
-        definition,
-        next,
-        current,
-        instanceEvent(ctx, definition, 'updated', next, previousAttributes(current.data, next.data)),
-      ),
+      instanceStore
+        .of(ctx)
+        .update(
+          definition,
+          next,
+          current,
+          instanceEvent(ctx, definition, 'updated', next, previousAttributes(current.data, next.data)),
+        ),
   });
   return toInstance(definition, after);
 }
 
 export async function deleteInstance(ctx: Actor, slug: string, id: string): Promise<void> {
   const definition = await definitionFor(ctx, slug, 'write');
-  let removed: StoredRecord | undefined;
+  let removed: InstanceItem | undefined;
   await deleteExisting<StoredInstance>({
     load: async () => {
-      removed = await instanceStore.get(ctx.workspaceId, definition.id, id);
+      removed = await instanceStore.of(ctx).get(definition.id, id);
       return removed ? instanceOf(removed) : undefined;
     },
     remove: (current) =>
-      instanceStore.remove(
-        ctx.workspaceId,
-        definition,
-        current,
-        instanceEvent(ctx, definition, 'deleted', current),
-      ),
+      instanceStore.of(ctx).remove(definition, current, instanceEvent(ctx, definition, 'deleted', current)),
   });
   // Its links: the other instances forget it (relation.service.ts); readers skip ids that are gone.
   if (removed) await unlinkInstance(ctx.workspaceId, definition, removed);

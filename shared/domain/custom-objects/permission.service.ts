@@ -7,36 +7,37 @@
 
 import type { Actor } from '../../auth/actor.ts';
 import { roleNames } from '../../auth/grants.ts';
-import { keys } from '../../data/keys.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import { transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
+import { CustomObjectError } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { findDefinition } from './definition.service.ts';
 import { matrixOf, type PermissionEntry } from './instance-access.ts';
+import { permissionStore } from './permission.store.ts';
 
 async function protectedDefinition(ctx: Actor, slug: string): Promise<CustomObjectDefinition> {
   const definition = await findDefinition(ctx.workspaceId, slug);
-  if (!definition) throw notFound(`No custom-object definition has the slug ${slug}.`);
+  if (!definition) {
+    throw new CustomObjectError('not-found', { detail: `No custom-object definition has the slug ${slug}.` });
+  }
   const owner = ctx.principal.roles.includes('owner');
   if (!owner && !ctx.principal.grants.has('custom-objects:definitions:edit-permissions')) {
-    throw new ProblemError('access-denied', {
+    throw new CustomObjectError('forbidden', {
       detail: 'The permission matrix is managed by holders of custom-objects:definitions:edit-permissions.',
       data: { reason: 'missing_grant', required_grants: ['custom-objects:definitions:edit-permissions'] },
     });
   }
   if (definition.access_class !== 'PROTECTED') {
-    throw validationProblem(
-      [
+    throw new CustomObjectError('invalid', {
+      detail: 'Only PROTECTED types have a permission matrix.',
+      fields: [
         {
           type: 'field-invalid',
           pointer: '#/definition_slug',
           detail: `${slug} is a STANDARD type: its instances follow the role grants; set access_class PROTECTED to give it a matrix`,
         },
       ],
-      'Only PROTECTED types have a permission matrix.',
-    );
+    });
   }
   return definition;
 }
@@ -93,18 +94,15 @@ export async function getPermissions(ctx: Actor, slug: string) {
 export async function replacePermissions(ctx: Actor, slug: string, body: { entries: PermissionEntry[] }) {
   const definition = await protectedDefinition(ctx, slug);
   const errors = entryErrors(body.entries);
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CustomObjectError('invalid', { fields: errors });
   const entries = body.entries.map(toEntry);
   const previous = (await matrixOf(ctx.workspaceId, definition.id)).map(toEntry);
   const matrix = { definition_slug: definition.slug, entries };
-  await transactWrite([
-    {
-      kind: 'put',
-      key: keys.definitionPermissions(ctx.workspaceId, definition.id),
-      entity: 'custom_object_permissions',
-      record: { definition_id: definition.id, entries, updated_at: new Date().toISOString() },
-    },
-    outboxWrite(
+  await permissionStore
+    .of(ctx)
+    .replace(
+      definition.id,
+      entries,
       domainEvent(
         ctx,
         'custom_object_definition.permissions.updated',
@@ -112,7 +110,6 @@ export async function replacePermissions(ctx: Actor, slug: string, body: { entri
         { ...matrix, definition_id: definition.id },
         { entries: previous },
       ),
-    ),
-  ]);
+    );
   return matrix;
 }

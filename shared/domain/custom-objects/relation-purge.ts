@@ -1,21 +1,12 @@
-import { DataError } from '../../data/data-error.ts';
-import { associationPartition, keys } from '../../data/keys.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import {
-  discardRecords,
-  queryPartition,
-  type StoredRecord,
-  transactWrite,
-  writeItem,
-} from '../../data/table.ts';
+import { appendEvent, outboxWrite } from '../../data/outbox.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
+import { type AssociatedPair, associationStore } from './association.store.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { revisionWrite } from './definition-revision.ts';
-import { linkAttribute, linkedIds } from './instance.store.ts';
+import { type InstanceItem, instanceStore, linkedIds } from './instance.store.ts';
 import type { StoredRelation } from './relation.schema.ts';
 import { relationStore } from './relation.store.ts';
-
 import { otherSide, resource, type Side, sides } from './relation-sides.ts';
 
 /** Associations removed right after a relation is deleted; the rest by the purger, in steps. */
@@ -38,14 +29,13 @@ async function inBatches<T>(
   );
 }
 
-/** Remove ids from an instance's link set; an instance that is gone has nothing to remove. */
-async function unlinkQuietly(key: { pk: string; sk: string }, attribute: string, ids: readonly string[]) {
-  if (ids.length === 0) return;
-  try {
-    await writeItem({ kind: 'link', key, attribute, remove: ids });
-  } catch (error) {
-    if (!(error instanceof DataError && error.code === 'not-found')) throw error;
-  }
+/** Ids to remove from one instance's link set of one relation side. */
+interface Unlink {
+  definitionId: string;
+  id: string;
+  relationId: string;
+  side: Side;
+  ids: string[];
 }
 
 /**
@@ -58,7 +48,8 @@ export async function purgeAssociations(
   relation: Pick<StoredRelation, 'id' | 'a' | 'b'>,
   limit: number,
 ): Promise<boolean> {
-  const found = await queryPartition(associationPartition(workspaceId, relation.id), { limit: limit + 1 });
+  const associations = associationStore.of(workspaceId);
+  const found = await associations.ofRelation(relation.id, limit + 1);
   const batch = found.slice(0, limit);
   if (batch.length === 0) return false;
   const partners = { a: new Map<string, string[]>(), b: new Map<string, string[]>() };
@@ -71,17 +62,16 @@ export async function purgeAssociations(
   const updates = sides.flatMap((side) =>
     [...partners[side].entries()].map(([id, ids]) => ({ side, id, ids })),
   );
+  const instances = instanceStore.of(workspaceId);
   await inBatches(updates, purgeConcurrency, ({ side, id, ids }) =>
-    unlinkQuietly(
-      keys.instance(workspaceId, relation[side].definition_id, id),
-      linkAttribute(relation.id, side),
-      ids,
-    ),
+    instances.unlink(relation[side].definition_id, id, relation.id, side, ids),
   );
-  await discardRecords(
-    batch.map((association) =>
-      keys.association(workspaceId, relation.id, String(association.a_id), String(association.b_id)),
-    ),
+  await associations.discard(
+    batch.map((association) => ({
+      relationId: relation.id,
+      aId: String(association.a_id),
+      bId: String(association.b_id),
+    })),
   );
   return found.length > limit;
 }
@@ -106,7 +96,7 @@ export const relationAssociationPurger: EventConsumer = {
       if (event.type !== 'custom_object_relation.association_purge') continue;
       const relation = event.data.object as Pick<StoredRelation, 'id' | 'a' | 'b'>;
       if (await purgeAssociations(event.workspace_id, relation, purgeStep)) {
-        await transactWrite([outboxWrite(purgeEvent(event.workspace_id, relation as StoredRelation))]);
+        await appendEvent(purgeEvent(event.workspace_id, relation as StoredRelation));
       }
     }
   },
@@ -123,11 +113,9 @@ export async function removeRelationsOf(workspaceId: string, definitionId: strin
     (relation) => relation.a.definition_id === definitionId || relation.b.definition_id === definitionId,
   );
   for (const relation of involved) {
-    await transactWrite([
-      { kind: 'discard', key: relationStore.of(workspaceId).key(relation.id) },
-      revisionWrite(workspaceId),
-      outboxWrite(purgeEvent(workspaceId, relation)),
-    ]);
+    await relationStore
+      .of(workspaceId)
+      .discard(relation.id, [revisionWrite(workspaceId), outboxWrite(purgeEvent(workspaceId, relation))]);
     await purgeAssociations(workspaceId, relation, syncPurgeLimit);
   }
 }
@@ -140,14 +128,14 @@ export async function removeRelationsOf(workspaceId: string, definitionId: strin
 export async function unlinkInstance(
   workspaceId: string,
   definition: Pick<CustomObjectDefinition, 'id'>,
-  record: StoredRecord,
+  record: InstanceItem,
 ): Promise<void> {
   const instanceId = String(record.id);
   const relations = new Map(
     (await relationStore.of(workspaceId).list()).map((relation) => [relation.id, relation]),
   );
-  const associationKeys: Array<{ pk: string; sk: string }> = [];
-  const updates: Array<{ key: { pk: string; sk: string }; attribute: string; ids: string[] }> = [];
+  const pairs: AssociatedPair[] = [];
+  const updates: Unlink[] = [];
   for (const name of Object.keys(record)) {
     const match = /^L:(.+):([ab])$/.exec(name);
     if (!match) continue;
@@ -157,14 +145,19 @@ export async function unlinkInstance(
     const theirs = otherSide(own);
     for (const partner of linkedIds(record, relation.id, own)) {
       const [aId, bId] = own === 'a' ? [instanceId, partner] : [partner, instanceId];
-      associationKeys.push(keys.association(workspaceId, relation.id, aId, bId));
+      pairs.push({ relationId: relation.id, aId, bId });
       updates.push({
-        key: keys.instance(workspaceId, relation[theirs].definition_id, partner),
-        attribute: linkAttribute(relation.id, theirs),
+        definitionId: relation[theirs].definition_id,
+        id: partner,
+        relationId: relation.id,
+        side: theirs,
         ids: [instanceId],
       });
     }
   }
-  await inBatches(updates, purgeConcurrency, ({ key, attribute, ids }) => unlinkQuietly(key, attribute, ids));
-  await discardRecords(associationKeys);
+  const instances = instanceStore.of(workspaceId);
+  await inBatches(updates, purgeConcurrency, ({ definitionId, id, relationId, side, ids }) =>
+    instances.unlink(definitionId, id, relationId, side, ids),
+  );
+  await associationStore.of(workspaceId).discard(pairs);
 }

@@ -19,12 +19,11 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
-import { transactWrite } from '../../data/table.ts';
 import { domainEvent } from '../../events/domain-event.ts';
-import { type FieldError, notFound, ProblemError, validationProblem } from '../../http/problem.ts';
-import type { ProblemType } from '../../http/problem-types.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { pageOf, paginate } from '../../schema/list.ts';
 import { deleteExisting } from '../versioned-write.ts';
+import { CustomObjectError, type CustomObjectErrorCode } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionStore } from './definition.store.ts';
 import { revisionWrite } from './definition-revision.ts';
@@ -133,8 +132,11 @@ export async function relationModel(workspaceId: string) {
 // ---------------------------------------------------------------------------------------------
 // Creating relations (batch)
 
+/** The codes of a batch's shape errors (400 `location-relation-*`). */
+type RelationShapeCode = Extract<CustomObjectErrorCode, `relation-${string}`>;
+
 interface LocatedError extends FieldError {
-  problem: ProblemType;
+  code: RelationShapeCode;
 }
 
 /** A zod issue of one relation of the batch as the `location-relation-*` error it stands for. */
@@ -150,7 +152,7 @@ function shapeError(index: number, issue: RelationShapeIssue): LocatedError[] {
       : 'field-invalid';
   if (issue.code === 'unrecognized_keys') {
     return (issue.keys ?? []).map((key) => ({
-      problem: 'location-relation-invalid' as const,
+      code: 'relation-invalid' as const,
       type: 'field-unknown' as const,
       pointer: `${pointer}/${escapePointer(key)}`,
       detail:
@@ -160,23 +162,23 @@ function shapeError(index: number, issue: RelationShapeIssue): LocatedError[] {
     }));
   }
   const [first, field] = path;
-  let problem: ProblemType = 'location-relation-invalid';
+  let code: RelationShapeCode = 'relation-invalid';
   let detail = issue.message;
   if (path.length === 0) detail = 'must be a relation object with sides a and b';
   else if ((first === 'a' || first === 'b') && path.length === 1) {
-    problem = 'location-relation-side-missing';
+    code = 'relation-side-missing';
     detail = `side ${first} is required: an object with definition_slug, cardinality and slug`;
   } else if (field === 'definition_slug' && path.length === 2) {
-    problem = 'location-relation-definition-unknown';
+    code = 'relation-definition-unknown';
     detail = 'must be the slug of a definition of this workspace';
   } else if (field === 'cardinality' && path.length === 2) {
-    problem = 'location-relation-cardinality-invalid';
+    code = 'relation-cardinality-invalid';
     detail = 'must be ONE or MANY';
   } else if (field === 'slug' && path.length === 2) {
-    problem = 'location-relation-slug-invalid';
+    code = 'relation-slug-invalid';
     detail = 'must start with a lower-case letter and hold only a-z, 0-9 and _ (at most 63 characters)';
   }
-  return [{ problem, type: fieldType, pointer, detail }];
+  return [{ code, type: fieldType, pointer, detail }];
 }
 
 /** Names already taken on a definition's type: its properties, the system fields, its relation fields. */
@@ -197,11 +199,12 @@ function takenNames(
   return taken;
 }
 
-function badRequest(errors: LocatedError[]): ProblemError {
+/** One error for the batch: the first error's code (body order), every error at its pointer. */
+function badRequest(errors: LocatedError[]): CustomObjectError {
   const first = errors[0];
-  return new ProblemError(first?.problem ?? 'location-relation-invalid', {
+  return new CustomObjectError(first?.code ?? 'relation-invalid', {
     detail: errors.map((error) => `${error.pointer}: ${error.detail}`).join('; '),
-    errors: errors.map(({ problem: _problem, ...error }) => error),
+    fields: errors.map(({ code: _code, ...error }) => error),
   });
 }
 
@@ -239,7 +242,7 @@ export async function createRelations(
     for (const side of sides) {
       if (!found[side]) {
         errors.push({
-          problem: 'location-relation-definition-unknown',
+          code: 'relation-definition-unknown',
           type: 'field-invalid',
           pointer: `#/relations/${index}/${side}/definition_slug`,
           detail: `names no definition of this workspace (${entry[side].definition_slug})`,
@@ -258,7 +261,7 @@ export async function createRelations(
       if (holder) {
         clash = true;
         errors.push({
-          problem: 'location-relation-slug-invalid',
+          code: 'relation-slug-invalid',
           type: 'field-invalid',
           pointer: `#/relations/${index}/${side}/slug`,
           detail: `is the name under which ${type.slug} reaches ${entry[side].definition_slug}, but ${slug} ${holder}; choose another, e.g. ${slug}_ref`,
@@ -293,29 +296,24 @@ export async function createRelations(
   });
   if (errors.length > 0) throw badRequest(errors);
   if (all.length + created.length > maxRelationsPerWorkspace) {
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/relations',
-        detail: `the workspace holds ${all.length} relations; at most ${maxRelationsPerWorkspace} are allowed`,
-      },
-    ]);
+    throw new CustomObjectError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/relations',
+          detail: `the workspace holds ${all.length} relations; at most ${maxRelationsPerWorkspace} are allowed`,
+        },
+      ],
+    });
   }
   const items = created.map((relation) => toRelation(relation, definitions));
-  await transactWrite([
-    ...created.flatMap((relation, index) => [
-      {
-        kind: 'create',
-        key: relationStore.of(ctx).key(relation.id),
-        entity: 'custom_object_relation',
-        record: { ...relation },
-      } as const,
-      outboxWrite(
-        domainEvent(ctx, 'custom_object_relation.created', resource(relation.id), { ...items[index] }),
-      ),
-    ]),
-    revisionWrite(ctx.workspaceId),
-  ]);
+  await relationStore.of(ctx).createAll(
+    created.map((relation, index) => ({
+      relation,
+      event: domainEvent(ctx, 'custom_object_relation.created', resource(relation.id), { ...items[index] }),
+    })),
+    [revisionWrite(ctx.workspaceId)],
+  );
   return { items, page: pageOf(items.length, { page: 0, size: items.length }) };
 }
 
@@ -330,14 +328,16 @@ export async function listRelationsOfDefinition(
   query: { page?: number | undefined; size?: number | undefined },
 ) {
   if (!relationReaders.some((grant) => ctx.principal.grants.has(grant))) {
-    throw new ProblemError('access-denied', {
+    throw new CustomObjectError('forbidden', {
       detail: `Reading the relations of a definition needs ${relationReaders.join(' or ')}.`,
       data: { reason: 'missing_grant', required_grants: ['custom-objects:instances:update'] },
     });
   }
   const { relations, definitions } = await relationModel(ctx.workspaceId);
   const definition = [...definitions.values()].find((candidate) => candidate.slug === slug);
-  if (!definition) throw notFound(`No custom-object definition has the slug ${slug}.`);
+  if (!definition) {
+    throw new CustomObjectError('not-found', { detail: `No custom-object definition has the slug ${slug}.` });
+  }
   const own = relations
     .filter(
       (relation) => relation.a.definition_id === definition.id || relation.b.definition_id === definition.id,
