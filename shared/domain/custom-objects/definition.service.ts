@@ -19,11 +19,11 @@ import { deleteExisting, updateVersioned } from '../versioned-write.ts';
 import { CustomObjectError } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionSlugs, definitionStore } from './definition.store.ts';
-import { revisionWrite } from './definition-revision.ts';
 import { schemaErrors, slugErrors } from './definition-rules.ts';
 import { graphqlName, sharedTypeName } from './graphql-names.ts';
 import { instanceStore } from './instance.store.ts';
 import { maxIndexedProperties } from './instance-list.ts';
+import { revisionWrite } from './model-revision.store.ts';
 import { relationSlugsOf } from './relation.service.ts';
 
 /** The fields a definition body may carry besides lock_version. */

@@ -8,7 +8,7 @@
 import type { StoreScope } from '../../data/resource-store.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionStore } from './definition.store.ts';
-import { currentRevision } from './definition-revision.ts';
+import { currentRevision } from './model-revision.store.ts';
 import type { StoredRelation } from './relation.schema.ts';
 import { relationStore } from './relation.store.ts';
 

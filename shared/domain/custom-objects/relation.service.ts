@@ -26,8 +26,8 @@ import { deleteExisting } from '../versioned-write.ts';
 import { CustomObjectError, type CustomObjectErrorCode } from './custom-object-error.ts';
 import type { CustomObjectDefinition } from './definition.schema.ts';
 import { definitionStore } from './definition.store.ts';
-import { revisionWrite } from './definition-revision.ts';
 import { graphqlName, systemFields } from './graphql-names.ts';
+import { revisionWrite } from './model-revision.store.ts';
 import {
   type CreateRelation,
   maxRelationsPerWorkspace,

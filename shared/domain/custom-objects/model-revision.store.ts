@@ -1,7 +1,8 @@
 /**
- * Storage of the workspace's model revision (keys.ts `customObjectRevision`), moved by every
- * change of a definition or relation in that change's transaction (GraphQL schema caches read it). Apart from definition.service.ts so that the relation purge, which
- * the stream processor runs, does not load the definition rules and their schemas.
+ * Storage of the workspace's custom-object model revision (keys.ts `customObjectRevision`), moved
+ * by every change of a definition or relation in that change's transaction (GraphQL schema caches
+ * read it). Apart from definition.service.ts so that the relation purge, which the stream
+ * processor runs, does not load the definition rules and their schemas.
  */
 import { keys } from '../../data/keys.ts';
 import { getRecord, type TableWrite } from '../../data/table.ts';
