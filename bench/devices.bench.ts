@@ -62,7 +62,7 @@ const { indexedItem, listWrites } = await import('../shared/data/list-index.ts')
 const { keys } = await import('../shared/data/keys.ts');
 const { deviceStore } = await import('../shared/domain/devices/device.store.ts');
 const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
-const { hashSecret, newIntakeSecret, readState, replaceState, storeSecret } = await import(
+const { deviceStateStore, hashSecret, newIntakeSecret } = await import(
   '../shared/domain/devices/device-state.store.ts'
 );
 type StoredDevice = import('../shared/domain/devices/device.schema.ts').StoredDevice;
@@ -416,11 +416,11 @@ async function loadDevices(workspaceId: string, from: number, to: number): Promi
     for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
     await pool(located.length, 16, async (j) => {
       const { id, latitude, longitude, at } = located[j] as (typeof located)[number];
-      await storeSecret(workspaceId, id, hashSecret(newIntakeSecret(workspaceId)), secretExpires);
-      const current = await readState(workspaceId, id);
+      const states = deviceStateStore.of(workspaceId);
+      await states.storeSecret(id, hashSecret(newIntakeSecret(workspaceId)), secretExpires);
+      const current = await states.get(id);
       if (!current) throw new Error(`state of ${id} not written`);
-      await replaceState(
-        workspaceId,
+      await states.replace(
         { ...current, latitude, longitude, location_recorded_at: at, last_seen_at: at },
         current,
       );

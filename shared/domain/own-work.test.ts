@@ -3,8 +3,9 @@
  * grant alone only the status of its own records, to the statuses that report progress.
  */
 import { describe, expect, it } from 'vitest';
+import { problemOf } from '../../test/support/problem-of.ts';
 import { type Grant, grantsOfRoles } from '../auth/grants.ts';
-import { ProblemError } from '../http/problem.ts';
+import { CommonDomainError } from './common-error.ts';
 import {
   assertOwner,
   assertOwnWorkFields,
@@ -14,16 +15,6 @@ import {
   tourOwnWork,
   writesOwnWorkOnly,
 } from './own-work.ts';
-
-function refusal(act: () => void): ProblemError {
-  try {
-    act();
-  } catch (error) {
-    if (error instanceof ProblemError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('Function: writesOwnWorkOnly', () => {
   it.each([
@@ -57,7 +48,7 @@ describe('Function: assertOwnWorkFields', () => {
 
   it('refuses other fields, naming them and the full grant', () => {
     // Act
-    const error = refusal(() =>
+    const error = problemOf(() =>
       assertOwnWorkFields(
         { status: 'DONE', title: 'x', priority: 'HIGH', description: undefined },
         caseOwnWork,
@@ -80,9 +71,10 @@ describe('Function: assertOwnWorkFields', () => {
 describe('Function: assertOwner', () => {
   it('refuses a record of someone else with not_owner and no grant', () => {
     // Act
-    const error = refusal(() => assertOwner(false, tourOwnWork));
+    const error = problemOf(() => assertOwner(false, tourOwnWork));
 
     // Assess
+    expect(() => assertOwner(false, tourOwnWork)).toThrow(CommonDomainError);
     expect(error.type).toBe('access-denied');
     expect(error.init.data).toEqual({ reason: 'not_owner' });
   });
@@ -104,7 +96,7 @@ describe('Function: assertOwnWorkStatus', () => {
 
     // Assess
     if (allowed) expect(act).not.toThrow();
-    else expect(refusal(act).init.data).toMatchObject({ reason: 'missing_grant', fields: ['status'] });
+    else expect(problemOf(act).init.data).toMatchObject({ reason: 'missing_grant', fields: ['status'] });
   });
 });
 

@@ -20,8 +20,8 @@
 
 import type { Principal } from '../auth/actor.ts';
 import type { Grant } from '../auth/grants.ts';
-import { ProblemError } from '../http/problem.ts';
 import type { CaseStatus } from './cases/case-enums.ts';
+import { CommonDomainError } from './common-error.ts';
 import type { TourStatus } from './tours/tour.schema.ts';
 
 export interface OwnWorkRule {
@@ -102,7 +102,7 @@ export function assertOwnWorkFields(body: Record<string, unknown>, rule: OwnWork
   const allowed = new Set([...rule.fields, 'lock_version']);
   const outside = Object.keys(body).filter((field) => body[field] !== undefined && !allowed.has(field));
   if (outside.length === 0) return;
-  throw new ProblemError('access-denied', {
+  throw new CommonDomainError('forbidden', {
     detail:
       `With ${rule.ownGrant} you change only ${list(rule.fields)} of your own ${rule.resource}s; ` +
       `${list(outside)} need${outside.length === 1 ? 's' : ''} ${rule.anyGrant}.`,
@@ -113,7 +113,7 @@ export function assertOwnWorkFields(body: Record<string, unknown>, rule: OwnWork
 /** 403 not_owner when the record is not the caller's. */
 export function assertOwner(isOwn: boolean, rule: OwnWorkRule): void {
   if (isOwn) return;
-  throw new ProblemError('access-denied', {
+  throw new CommonDomainError('forbidden', {
     detail: `This ${rule.resource} is not yours: ${rule.ownGrant} writes only ${rule.ownership}.`,
     data: { reason: 'not_owner' },
   });
@@ -122,7 +122,7 @@ export function assertOwner(isOwn: boolean, rule: OwnWorkRule): void {
 /** 403 when the status sent is not one a field worker sets (sending back the current one is fine). */
 export function assertOwnWorkStatus(sent: string | undefined, current: string, rule: OwnWorkRule): void {
   if (sent === undefined || sent === current || rule.statuses.includes(sent)) return;
-  throw new ProblemError('access-denied', {
+  throw new CommonDomainError('forbidden', {
     detail:
       `With ${rule.ownGrant} you set the status of your ${rule.resource}s to ${list(rule.statuses, 'or')}; ` +
       `${sent} needs ${rule.anyGrant}.`,

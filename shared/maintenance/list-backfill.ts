@@ -38,7 +38,7 @@ import { tableDefinition } from '../data/table-definition.ts';
 import { areaList } from '../domain/areas/area.list.ts';
 import { skillList } from '../domain/skills/skill.list.ts';
 import { tagList } from '../domain/tags/tag.list.ts';
-import { tagUsageCreate } from '../domain/tags/tag-usage.store.ts';
+import { tagUsageStore } from '../domain/tags/tag-usage.store.ts';
 
 export interface BackfillReport {
   workspaces: number;
@@ -179,7 +179,7 @@ async function backfillTagUsage(
   if (!counter) {
     counted(
       'TAG_USAGE',
-      await commit([{ ...tagUsageCreate(workspaceId, tagId), kind: 'create' } as TableWrite]),
+      await commit([{ ...tagUsageStore.of(workspaceId).create(tagId), kind: 'create' } as TableWrite]),
     );
     return;
   }

@@ -5,11 +5,15 @@
  */
 
 import { collectionPk, keys, type WorkspaceId } from '../../data/keys.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import { countPartition, putRecords, queryPartition } from '../../data/table.ts';
 import type { AuditLogEntry } from './audit-log.schema.ts';
 
 export const auditLogStore = {
-  /** The entries of a stream batch. Idempotent: a redelivered event overwrites its own entry. */
+  /**
+   * The entries of a stream batch, whichever workspaces they belong to (a batch mixes them; each
+   * entry names its own). Idempotent: a redelivered event overwrites its own entry.
+   */
   async putMany(entries: ReadonlyArray<{ workspaceId: WorkspaceId; entry: AuditLogEntry }>): Promise<void> {
     await putRecords(
       entries.map(({ workspaceId, entry }) => ({
@@ -20,19 +24,24 @@ export const auditLogStore = {
     );
   },
 
-  /** Entries with from <= created_at < to, newest first, the first `limit` of them, and the total. */
-  async listNewestFirst(
-    workspaceId: WorkspaceId,
-    window: { from?: string | undefined; to?: string | undefined },
-    limit: number,
-  ): Promise<{ entries: AuditLogEntry[]; total: number }> {
-    const pk = collectionPk(workspaceId, 'AUDIT');
-    // `<to>#<id>` sorts after `<to>`, so BETWEEN from AND to excludes entries at exactly `to`.
-    const range: [string, string] = [window.from ?? '0', window.to ?? '9'];
-    const [entries, total] = await Promise.all([
-      queryPartition(pk, { skBetween: range, descending: true, limit }),
-      countPartition(pk, range),
-    ]);
-    return { entries: entries as AuditLogEntry[], total };
+  /** One workspace's entries: every read is scoped to it by construction. */
+  of(scope: StoreScope) {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    return {
+      /** Entries with from <= created_at < to, newest first, the first `limit` of them, and the total. */
+      async listNewestFirst(
+        window: { from?: string | undefined; to?: string | undefined },
+        limit: number,
+      ): Promise<{ entries: AuditLogEntry[]; total: number }> {
+        const pk = collectionPk(workspaceId, 'AUDIT');
+        // `<to>#<id>` sorts after `<to>`, so BETWEEN from AND to excludes entries at exactly `to`.
+        const range: [string, string] = [window.from ?? '0', window.to ?? '9'];
+        const [entries, total] = await Promise.all([
+          queryPartition(pk, { skBetween: range, descending: true, limit }),
+          countPartition(pk, range),
+        ]);
+        return { entries: entries as AuditLogEntry[], total };
+      },
+    };
   },
 };

@@ -12,7 +12,7 @@ import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { type FieldError, notFound, validationProblem } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { areaStore } from '../areas/area.store.ts';
 import {
@@ -25,6 +25,7 @@ import {
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Case, CaseListQueryInput, CreateCase, UpdateCase } from './case.schema.ts';
 import { caseStore } from './case.store.ts';
+import { CaseError } from './case-error.ts';
 import { caseListPlan } from './case-list.ts';
 import { assigneeScopeOf, canSeeCase } from './case-visibility.ts';
 
@@ -68,7 +69,7 @@ async function ownCase(ctx: Actor, id: string): Promise<Case | undefined> {
 
 export async function getCase(ctx: Actor, id: string): Promise<Case> {
   const found = await visibleCase(ctx, id);
-  if (!found) throw notFound();
+  if (!found) throw new CaseError('not-found');
   return found;
 }
 
@@ -186,7 +187,7 @@ export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   withOptional(record, 'address', compact(input.address));
   withOptional(record, 'location', input.location);
   const errors = [...windowErrors(record), ...(await referenceErrors(ctx.workspaceId, input))];
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
   await caseStore.of(ctx).create(record, domainEvent(ctx, 'case.created', resource(id), record));
   return record;
 }
@@ -211,7 +212,7 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
       const merged = mergeNested(current.location, location);
       withOptional(next, 'location', merged);
       const errors = [...references, ...locationErrors(merged), ...windowErrors(next)];
-      if (errors.length > 0) throw validationProblem(errors);
+      if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
       return next;
     },
     save: (next, current) => {

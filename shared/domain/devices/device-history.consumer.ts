@@ -8,18 +8,17 @@
  * next step is an event in the table. The points' TTL would remove them anyway; this makes the
  * delete mean what it says within minutes.
  */
-import { outboxWrite } from '../../data/outbox.ts';
-import { transactWrite } from '../../data/table.ts';
+import { appendEvent } from '../../data/outbox.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';
-import { purgePoints } from './device-state.store.ts';
+import { deviceHistoryStore } from './device-state.store.ts';
 
 /** Points deleted per step: 200 BatchWriteItem calls, a few seconds on DynamoDB. */
 export const pointsPerStep = Number(process.env.FSM_DEVICE_PURGE_STEP ?? 5000);
 
 async function purgeStep(event: DomainEvent): Promise<void> {
   const deviceId = event.resource.id;
-  const more = await purgePoints(event.workspace_id, deviceId, pointsPerStep);
+  const more = await deviceHistoryStore.of(event.workspace_id).purge(deviceId, pointsPerStep);
   if (more) {
     const next = systemEvent(
       event.workspace_id,
@@ -29,7 +28,7 @@ async function purgeStep(event: DomainEvent): Promise<void> {
         id: deviceId,
       },
     );
-    await transactWrite([outboxWrite(next)]);
+    await appendEvent(next);
   }
 }
 

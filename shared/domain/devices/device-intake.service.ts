@@ -29,16 +29,16 @@ import { assertWorkspaceOpen, cachedWorkspace } from '../../auth/workspace-state
 import { DataError } from '../../data/data-error.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
-import { ProblemError, validationProblem } from '../../http/problem.ts';
+import { DomainError } from '../domain-error.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { DeviceTelemetry, StoredDevice } from './device.schema.ts';
 import { resourceOf, toDevice } from './device.service.ts';
 import { deviceStore } from './device.store.ts';
+import { DeviceError } from './device-error.ts';
 import {
-  appendPoints,
+  deviceHistoryStore,
+  deviceStateStore,
   hashSecret,
-  readForIntake,
-  replaceState,
   type StoredDeviceState,
   type TelemetryPoint,
   workspaceOfSecret,
@@ -48,11 +48,9 @@ import {
 export const maxClockSkewMs = 5 * 60_000;
 const maxAttempts = 8;
 
-function unauthorized(detail: string): ProblemError {
-  return new ProblemError('authentication-required', {
-    detail,
-    headers: { 'www-authenticate': 'Bearer realm="device-intake"' },
-  });
+/** 401 with the challenge that names the credential (the transport adds `www-authenticate`). */
+function unauthorized(detail: string): DeviceError {
+  return new DeviceError('unauthenticated', { detail });
 }
 
 /** The secret of `Authorization: Bearer <secret>`, or a 401. */
@@ -119,7 +117,7 @@ function verify(
     throw unauthorized('The setup code of this secret expired before its first use; issue a new setup code.');
   }
   if (device.provisioning_state === 'DISABLED') {
-    throw new ProblemError('access-denied', {
+    throw new DeviceError('forbidden', {
       detail: 'The device is deactivated; its intake is refused until it is activated again.',
       data: { reason: 'resource_locked' },
     });
@@ -129,11 +127,7 @@ function verify(
 /** Reads the device and its state strongly consistent and verifies the secret against them. */
 async function freshCaller(workspaceId: string, deviceId: string, secretHash: string): Promise<IntakeCaller> {
   try {
-    const [device, state] = await readForIntake(
-      deviceStore.of(workspaceId).key(deviceId),
-      workspaceId,
-      deviceId,
-    );
+    const [device, state] = await deviceStateStore.of(workspaceId).readForIntake(deviceId);
     verify(device, state, secretHash);
     return { workspaceId, deviceId, device: device as StoredRecord, state, secretHash };
   } catch (error) {
@@ -178,13 +172,15 @@ export async function acceptTelemetry(
   const receivedAt = new Date(now).toISOString();
   const recordedAt = report.recorded_at ?? receivedAt;
   if (Date.parse(recordedAt) > now + maxClockSkewMs) {
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/recorded_at',
-        detail: `must not be more than ${maxClockSkewMs / 60_000} minutes ahead of the service's clock`,
-      },
-    ]);
+    throw new DeviceError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/recorded_at',
+          detail: `must not be more than ${maxClockSkewMs / 60_000} minutes ahead of the service's clock`,
+        },
+      ],
+    });
   }
 
   const { moved, current } = await updateState(caller, report, recordedAt, receivedAt);
@@ -253,7 +249,7 @@ async function updateState(
   for (let attempt = 1; ; attempt++) {
     const { next, moved } = nextState(caller.state, report, recordedAt, receivedAt);
     try {
-      await replaceState(caller.workspaceId, next, caller.state);
+      await deviceStateStore.of(caller.workspaceId).replace(next, caller.state);
       const current = { ...caller, state: { ...next, lock_version: caller.state.lock_version + 1 } };
       remember(current);
       return { moved, current };
@@ -294,7 +290,7 @@ async function markLocated(workspaceId: string, deviceId: string): Promise<void>
     });
   } catch (error) {
     // Deleted meanwhile: nothing to mark.
-    if (!(error instanceof ProblemError && error.status === 404)) throw error;
+    if (!(error instanceof DomainError && error.code === 'not-found')) throw error;
   }
 }
 
@@ -320,10 +316,7 @@ function pointBatcher() {
     await Promise.all(
       [...byWorkspace].map(async ([workspaceId, entries]) => {
         try {
-          await appendPoints(
-            workspaceId,
-            entries.map((entry) => entry.point),
-          );
+          await deviceHistoryStore.of(workspaceId).append(entries.map((entry) => entry.point));
           for (const entry of entries) entry.done();
         } catch (error) {
           for (const entry of entries) entry.done(error);

@@ -27,15 +27,15 @@ import {
   type ListRequest,
   searchMatches,
 } from '../../data/list-read.ts';
-import { getRecords, type StoredRecord } from '../../data/table.ts';
-import { validationProblem } from '../../http/problem.ts';
+import type { StoredRecord } from '../../data/table.ts';
 import { queryFieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deviceList, deviceModelFacetValue } from './device.list.ts';
 import type { Device, DeviceListQuery, StoredDevice } from './device.schema.ts';
 import { withStates } from './device.service.ts';
 import { deviceStore } from './device.store.ts';
-import { locatedIn } from './device-state.store.ts';
+import { DeviceError } from './device-error.ts';
+import { deviceStateStore } from './device-state.store.ts';
 import { type Box, coveringPrefixes, inBox } from './geo-cells.ts';
 
 export const defaultDeviceOrder: readonly ListOrder[] = [{ field: 'natural_id', direction: 'asc' }];
@@ -50,15 +50,15 @@ export function boxOf(query: Query): Box | undefined {
   if (given.length === 0) return undefined;
   if (given.length < boxParams.length) {
     const missing = boxParams.filter((name) => query[name] === undefined);
-    throw validationProblem(
-      missing.map((name) =>
+    throw new DeviceError('invalid', {
+      fields: missing.map((name) =>
         queryFieldError(
           name,
           'field-required',
           `is required with ${given.join(', ')}: a bounding box needs min_lat, min_lon, max_lat and max_lon`,
         ),
       ),
-    );
+    });
   }
   const box = {
     minLat: Number(query.min_lat),
@@ -67,9 +67,11 @@ export function boxOf(query: Query): Box | undefined {
     maxLon: Number(query.max_lon),
   };
   if (box.minLat > box.maxLat) {
-    throw validationProblem([
-      queryFieldError('min_lat', 'field-invalid', `must not be greater than max_lat (${box.maxLat})`),
-    ]);
+    throw new DeviceError('invalid', {
+      fields: [
+        queryFieldError('min_lat', 'field-invalid', `must not be greater than max_lat (${box.maxLat})`),
+      ],
+    });
   }
   return box;
 }
@@ -158,7 +160,7 @@ async function candidatesPage(
 ): Promise<{ items: StoredDevice[]; total: number }> {
   let ids: Set<string> | undefined;
   if (box) {
-    const located = await locatedIn(workspaceId, coveringPrefixes(box));
+    const located = await deviceStateStore.of(workspaceId).locatedIn(coveringPrefixes(box));
     ids = new Set(
       located
         .filter((device) => inBox(device.latitude, device.longitude, box))
@@ -173,9 +175,9 @@ async function candidatesPage(
       ids = ids ? new Set([...ids].filter((id) => found.has(id))) : found;
     }
   }
-  const candidates = (
-    await getRecords([...(ids ?? [])].map((id) => deviceStore.of(workspaceId).key(id)))
-  ).filter((item) => item !== undefined) as unknown as StoredDevice[];
+  const candidates = (await deviceStore.of(workspaceId).getMany([...(ids ?? [])])).filter(
+    (item): item is StoredDevice => item !== undefined,
+  );
   const needle = query.model === undefined ? undefined : (deviceModelFacetValue(query.model) ?? '');
   const matching = candidates.filter(
     (device) =>

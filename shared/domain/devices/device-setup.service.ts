@@ -15,11 +15,11 @@
 
 import type { Actor } from '../../auth/actor.ts';
 import { config } from '../../config.ts';
-import { notFound, validationProblem } from '../../http/problem.ts';
 import { smsSender } from '../../sms/sms-sender.ts';
 import type { DeviceKind, StoredDevice } from './device.schema.ts';
 import { deviceStore } from './device.store.ts';
-import { hashSecret, newIntakeSecret, storeSecret } from './device-state.store.ts';
+import { DeviceError } from './device-error.ts';
+import { deviceStateStore, hashSecret, newIntakeSecret } from './device-state.store.ts';
 import { connectionProfileOf, setupFor } from './supported-kinds.ts';
 
 /** How long a new secret may wait for its first use. */
@@ -33,7 +33,7 @@ const setupTypes: Record<DeviceKind, 'ENROLLMENT_LINK' | 'INTAKE_URL' | 'CONNECT
 
 async function existing(ctx: Actor, id: string): Promise<StoredDevice> {
   const device = await deviceStore.of(ctx).get(id);
-  if (!device) throw notFound();
+  if (!device) throw new DeviceError('not-found');
   return device;
 }
 
@@ -44,7 +44,7 @@ async function issueSecret(
 ): Promise<{ secret: string; expiresAt: string }> {
   const secret = newIntakeSecret(workspaceId);
   const expiresAt = new Date(Date.now() + setupCodeLifetimeMs).toISOString();
-  await storeSecret(workspaceId, deviceId, hashSecret(secret), expiresAt);
+  await deviceStateStore.of(workspaceId).storeSecret(deviceId, hashSecret(secret), expiresAt);
   return { secret, expiresAt };
 }
 
@@ -100,22 +100,26 @@ export async function issueSetupCode(ctx: Actor, id: string) {
 export async function sendSetupSms(ctx: Actor, id: string) {
   const device = await existing(ctx, id);
   if (device.kind !== 'SERVICE_APP') {
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/kind',
-        detail: `is ${device.kind}: setup SMS are for SERVICE_APP devices only; use setup codes for this kind`,
-      },
-    ]);
+    throw new DeviceError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/kind',
+          detail: `is ${device.kind}: setup SMS are for SERVICE_APP devices only; use setup codes for this kind`,
+        },
+      ],
+    });
   }
   if (!device.phone_number) {
-    throw validationProblem([
-      {
-        type: 'field-required',
-        pointer: '#/phone_number',
-        detail: 'the device has no phone_number to send the SMS to; set it with PATCH first',
-      },
-    ]);
+    throw new DeviceError('invalid', {
+      fields: [
+        {
+          type: 'field-required',
+          pointer: '#/phone_number',
+          detail: 'the device has no phone_number to send the SMS to; set it with PATCH first',
+        },
+      ],
+    });
   }
   const { secret, expiresAt } = await issueSecret(ctx.workspaceId, device.id);
   await smsSender().send({

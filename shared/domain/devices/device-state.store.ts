@@ -18,6 +18,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { devicePointPartition, keys, listKeys } from '../../data/keys.ts';
 import { workspaceScope } from '../../data/list-patterns.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import {
   discardRecords,
   getRecord,
@@ -30,6 +31,7 @@ import {
   writeItem,
 } from '../../data/table.ts';
 import { tableDefinition } from '../../data/table-definition.ts';
+import { deviceStore } from './device.store.ts';
 import { cellOf } from './geo-cells.ts';
 
 const entity = 'device_state';
@@ -74,110 +76,30 @@ export function workspaceOfSecret(secret: string): string | undefined {
   return match?.[1];
 }
 
-export async function readState(
-  workspaceId: string,
-  deviceId: string,
-): Promise<StoredDeviceState | undefined> {
-  return (await getRecord(keys.deviceState(workspaceId, deviceId))) as StoredDeviceState | undefined;
-}
-
-export async function readStates(
-  workspaceId: string,
-  deviceIds: readonly string[],
-): Promise<Array<StoredDeviceState | undefined>> {
-  if (deviceIds.length === 0) return [];
-  return (await getRecords(deviceIds.map((id) => keys.deviceState(workspaceId, id)))) as Array<
-    StoredDeviceState | undefined
-  >;
-}
-
-/** The device item and its state, strongly consistent (a rotated secret is refused at once): one call. */
-export async function readForIntake(
-  deviceKey: Key,
-  workspaceId: string,
-  deviceId: string,
-): Promise<[StoredRecord | undefined, StoredDeviceState | undefined]> {
-  const [device, state] = await getRecords([deviceKey, keys.deviceState(workspaceId, deviceId)], {
-    consistent: true,
-  });
-  return [device, state as StoredDeviceState | undefined];
-}
-
-/**
- * Sets a new secret's hash (creating the state item when absent): every earlier secret is
- * refused from this write on. One UpdateItem, so it never races telemetry into losing either.
- */
-export async function storeSecret(
-  workspaceId: string,
-  deviceId: string,
-  secretHash: string,
-  expiresAt: string,
-): Promise<void> {
-  await writeItem({
-    kind: 'add',
-    key: keys.deviceState(workspaceId, deviceId),
-    entity,
-    attribute: 'lock_version',
-    by: 1,
-    fields: {
-      device_id: deviceId,
-      secret_hash: secretHash,
-      secret_expires_at: expiresAt,
-      secret_used: false,
-    },
-  });
-}
-
-/** The state item as written: its fields and, when located, its geographic index entry. */
-function stateItem(workspaceId: string, state: StoredDeviceState): StoredRecord {
-  const item: StoredRecord = { ...state };
-  if (state.latitude !== undefined && state.longitude !== undefined) {
-    const index = tableDefinition.indexes.find((candidate) => candidate.name === geoIndex);
-    if (!index) throw new Error(`no index ${geoIndex}`);
-    item[index.partitionKey] = listKeys.indexPartition(workspaceScope(workspaceId), geoList);
-    item[index.sortKey] = `${cellOf(state.latitude, state.longitude)}\u0001${state.device_id}`;
-    item.list_values = { latitude: state.latitude, longitude: state.longitude };
-  }
-  return item;
-}
-
-/** Replaces the state read (`current.lock_version`); DataError version-conflict/not-found when it moved. */
-export async function replaceState(
-  workspaceId: string,
-  next: StoredDeviceState,
-  current: StoredDeviceState,
-): Promise<void> {
-  await writeItem({
-    kind: 'replace',
-    key: keys.deviceState(workspaceId, next.device_id),
-    entity,
-    record: stateItem(workspaceId, { ...next, lock_version: current.lock_version + 1 }),
-    expectedVersion: current.lock_version,
-  });
-}
-
-/**
- * Part of activate/deactivate: the state item records the provisioning state and moves its
- * version, so intake's write conditional on a version it knew fails and it verifies again.
- */
-export function stateVersionBump(
-  workspaceId: string,
-  deviceId: string,
-  provisioningState: string,
-): TableWrite {
-  return {
-    kind: 'add',
-    key: keys.deviceState(workspaceId, deviceId),
-    entity,
-    attribute: 'lock_version',
-    by: 1,
-    fields: { device_id: deviceId, provisioning_state: provisioningState },
-  };
-}
-
-/** Part of a device's delete: its state (and secret, and index entry) goes with it. */
-export function discardState(workspaceId: string, deviceId: string): TableWrite {
-  return { kind: 'discard', key: keys.deviceState(workspaceId, deviceId) };
+/** One workspace's device state items: every call is scoped to it by construction. */
+export interface WorkspaceDeviceStates {
+  /** One GetItem; undefined when the device never had a state item. */
+  get(deviceId: string): Promise<StoredDeviceState | undefined>;
+  /** Many, in the order asked (undefined: none): one BatchGetItem per 100. */
+  getMany(deviceIds: readonly string[]): Promise<Array<StoredDeviceState | undefined>>;
+  /** The device item and its state, strongly consistent (a rotated secret is refused at once): one call. */
+  readForIntake(deviceId: string): Promise<[StoredRecord | undefined, StoredDeviceState | undefined]>;
+  /**
+   * Sets a new secret's hash (creating the state item when absent): every earlier secret is
+   * refused from this write on. One UpdateItem, so it never races telemetry into losing either.
+   */
+  storeSecret(deviceId: string, secretHash: string, expiresAt: string): Promise<void>;
+  /** Replaces the state read (`current.lock_version`); DataError version-conflict/not-found when it moved. */
+  replace(next: StoredDeviceState, current: StoredDeviceState): Promise<void>;
+  /**
+   * Part of activate/deactivate: the state item records the provisioning state and moves its
+   * version, so intake's write conditional on a version it knew fails and it verifies again.
+   */
+  versionBump(deviceId: string, provisioningState: string): TableWrite;
+  /** Part of a device's delete: its state (and secret, and index entry) goes with it. */
+  discard(deviceId: string): TableWrite;
+  /** The located devices whose cell starts with one of `prefixes`: one key range each, in parallel. */
+  locatedIn(prefixes: readonly string[]): Promise<LocatedDevice[]>;
 }
 
 export interface LocatedDevice {
@@ -186,10 +108,86 @@ export interface LocatedDevice {
   longitude: number;
 }
 
-/** The located devices whose cell starts with one of `prefixes`: one key range each, in parallel. */
-export async function locatedIn(workspaceId: string, prefixes: readonly string[]): Promise<LocatedDevice[]> {
+export const deviceStateStore = {
+  of(scope: StoreScope): WorkspaceDeviceStates {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    const key = (deviceId: string) => keys.deviceState(workspaceId, deviceId);
+    return {
+      async get(deviceId) {
+        return (await getRecord(key(deviceId))) as StoredDeviceState | undefined;
+      },
+      async getMany(deviceIds) {
+        if (deviceIds.length === 0) return [];
+        return (await getRecords(deviceIds.map(key))) as Array<StoredDeviceState | undefined>;
+      },
+      async readForIntake(deviceId) {
+        const [device, state] = await getRecords([deviceStore.of(workspaceId).key(deviceId), key(deviceId)], {
+          consistent: true,
+        });
+        return [device, state as StoredDeviceState | undefined];
+      },
+      async storeSecret(deviceId, secretHash, expiresAt) {
+        await writeItem({
+          kind: 'add',
+          key: key(deviceId),
+          entity,
+          attribute: 'lock_version',
+          by: 1,
+          fields: {
+            device_id: deviceId,
+            secret_hash: secretHash,
+            secret_expires_at: expiresAt,
+            secret_used: false,
+          },
+        });
+      },
+      async replace(next, current) {
+        await writeItem({
+          kind: 'replace',
+          key: key(next.device_id),
+          entity,
+          record: stateItem(workspaceId, { ...next, lock_version: current.lock_version + 1 }),
+          expectedVersion: current.lock_version,
+        });
+      },
+      versionBump(deviceId, provisioningState) {
+        return {
+          kind: 'add',
+          key: key(deviceId),
+          entity,
+          attribute: 'lock_version',
+          by: 1,
+          fields: { device_id: deviceId, provisioning_state: provisioningState },
+        };
+      },
+      discard(deviceId) {
+        return { kind: 'discard', key: key(deviceId) };
+      },
+      locatedIn: (prefixes) => locatedIn(workspaceId, prefixes),
+    };
+  },
+};
+
+/** The state item as written: its fields and, when located, its geographic index entry. */
+function stateItem(workspaceId: string, state: StoredDeviceState): StoredRecord {
+  const item: StoredRecord = { ...state };
+  if (state.latitude !== undefined && state.longitude !== undefined) {
+    const index = geoIndexDefinition();
+    item[index.partitionKey] = listKeys.indexPartition(workspaceScope(workspaceId), geoList);
+    item[index.sortKey] = `${cellOf(state.latitude, state.longitude)}\u0001${state.device_id}`;
+    item.list_values = { latitude: state.latitude, longitude: state.longitude };
+  }
+  return item;
+}
+
+function geoIndexDefinition() {
   const index = tableDefinition.indexes.find((candidate) => candidate.name === geoIndex);
   if (!index) throw new Error(`no index ${geoIndex}`);
+  return index;
+}
+
+async function locatedIn(workspaceId: string, prefixes: readonly string[]): Promise<LocatedDevice[]> {
+  const index = geoIndexDefinition();
   const partition = listKeys.indexPartition(workspaceScope(workspaceId), geoList);
   const found = await Promise.all(
     prefixes.map(async (prefix) => {
@@ -229,51 +227,60 @@ export interface TelemetryPoint {
   battery_level?: number;
 }
 
-/** History points, written in BatchWriteItem calls of 25 (concurrent reports share calls). */
-export async function appendPoints(
-  workspaceId: string,
-  points: ReadonlyArray<TelemetryPoint & { point_id: string }>,
-): Promise<void> {
-  const expiresAt = Math.floor(Date.now() / 1000) + retentionDays() * 86_400;
-  await putRecords(
-    points.map(({ point_id: pointId, ...point }) => ({
-      key: keys.devicePoint(workspaceId, point.device_id, point.recorded_at, pointId),
-      entity: 'device_point',
-      record: point,
-      expiresAt,
-    })),
-  );
+/** One workspace's telemetry history (keys.ts `devicePoint`): every call is scoped to it. */
+export interface WorkspaceDeviceHistory {
+  /** History points, written in BatchWriteItem calls of 25 (concurrent reports share calls). */
+  append(points: ReadonlyArray<TelemetryPoint & { point_id: string }>): Promise<void>;
+  /**
+   * Deletes up to `max` points of a device's history (BatchWriteItem calls of 25); true when
+   * points remain. Callers repeat until false, each step bounded in time.
+   */
+  purge(deviceId: string, max: number): Promise<boolean>;
+  /** How many history points a device has (tests and the purge's progress). */
+  count(deviceId: string): Promise<number>;
 }
 
-/**
- * Deletes up to `max` points of a device's history (BatchWriteItem calls of 25); true when
- * points remain. Callers repeat until false, each step bounded in time.
- */
-export async function purgePoints(workspaceId: string, deviceId: string, max: number): Promise<boolean> {
-  const batch: Key[] = [];
-  let more = false;
-  for await (const raw of queryItems({
-    partitionKey: { name: tableDefinition.partitionKey, value: devicePointPartition(workspaceId, deviceId) },
-    pageSize: () => Math.min(1000, max + 1 - batch.length),
-  })) {
-    if (batch.length >= max) {
-      more = true;
-      break;
-    }
-    batch.push({ pk: String(raw.pk), sk: String(raw.sk) });
-  }
-  await discardRecords(batch);
-  return more;
-}
-
-/** A device's history points, oldest first (tests and the purge's progress). */
-export async function countPoints(workspaceId: string, deviceId: string): Promise<number> {
-  let count = 0;
-  for await (const _ of queryItems({
-    partitionKey: { name: tableDefinition.partitionKey, value: devicePointPartition(workspaceId, deviceId) },
-    pageSize: () => 1000,
-  })) {
-    count++;
-  }
-  return count;
-}
+export const deviceHistoryStore = {
+  of(scope: StoreScope): WorkspaceDeviceHistory {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    const points = (deviceId: string, pageSize: () => number) =>
+      queryItems({
+        partitionKey: {
+          name: tableDefinition.partitionKey,
+          value: devicePointPartition(workspaceId, deviceId),
+        },
+        pageSize,
+      });
+    return {
+      async append(entries) {
+        const expiresAt = Math.floor(Date.now() / 1000) + retentionDays() * 86_400;
+        await putRecords(
+          entries.map(({ point_id: pointId, ...point }) => ({
+            key: keys.devicePoint(workspaceId, point.device_id, point.recorded_at, pointId),
+            entity: 'device_point',
+            record: point,
+            expiresAt,
+          })),
+        );
+      },
+      async purge(deviceId, max) {
+        const batch: Key[] = [];
+        let more = false;
+        for await (const raw of points(deviceId, () => Math.min(1000, max + 1 - batch.length))) {
+          if (batch.length >= max) {
+            more = true;
+            break;
+          }
+          batch.push({ pk: String(raw.pk), sk: String(raw.sk) });
+        }
+        await discardRecords(batch);
+        return more;
+      },
+      async count(deviceId) {
+        let count = 0;
+        for await (const _ of points(deviceId, () => 1000)) count++;
+        return count;
+      },
+    };
+  },
+};

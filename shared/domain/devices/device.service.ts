@@ -12,10 +12,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecords, incrementCounter } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound, validationProblem } from '../../http/problem.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type {
   CreateDeviceSchema,
@@ -25,14 +22,9 @@ import type {
   StoredDevice,
   UpdateDeviceSchema,
 } from './device.schema.ts';
-import { deviceStore } from './device.store.ts';
-import {
-  discardState,
-  readState,
-  readStates,
-  type StoredDeviceState,
-  stateVersionBump,
-} from './device-state.store.ts';
+import { deviceSequence, deviceStore } from './device.store.ts';
+import { DeviceError } from './device-error.ts';
+import { deviceStateStore, type StoredDeviceState } from './device-state.store.ts';
 
 export const resourceOf = (id: string) => ({ type: 'device', id });
 
@@ -101,9 +93,9 @@ export async function findDevice(workspaceId: string, id: string): Promise<Store
 export async function getDevice(ctx: Actor, id: string, withState: boolean): Promise<Device> {
   const [device, state] = await Promise.all([
     deviceStore.of(ctx).get(id),
-    withState ? readState(ctx.workspaceId, id) : undefined,
+    withState ? deviceStateStore.of(ctx).get(id) : undefined,
   ]);
-  if (!device) throw notFound();
+  if (!device) throw new DeviceError('not-found');
   return toDevice(device, withState ? (state ?? null) : undefined);
 }
 
@@ -114,15 +106,12 @@ export async function withStates(
   include: boolean,
 ): Promise<Device[]> {
   if (!include) return devices.map((device) => toDevice(device));
-  const states = await readStates(
-    workspaceId,
-    devices.map((device) => device.id),
-  );
+  const states = await deviceStateStore.of(workspaceId).getMany(devices.map((device) => device.id));
   return devices.map((device, index) => toDevice(device, states[index] ?? null));
 }
 
 export async function createDevice(ctx: Actor, input: z.output<typeof CreateDeviceSchema>): Promise<Device> {
-  const naturalId = await incrementCounter(keys.deviceSequence(ctx.workspaceId), 'sequence', 'value', 1);
+  const naturalId = await deviceSequence.of(ctx).next();
   const now = new Date().toISOString();
   const device: StoredDevice = {
     id: uuidv7(),
@@ -163,13 +152,15 @@ export async function updateDevice(
         stored.device_identity_id !== undefined &&
         fields.device_identity_id !== stored.device_identity_id
       ) {
-        throw validationProblem([
-          {
-            type: 'field-invalid',
-            pointer: '#/device_identity_id',
-            detail: `is fixed once set (stored: ${stored.device_identity_id}); send the stored value or omit it`,
-          },
-        ]);
+        throw new DeviceError('invalid', {
+          fields: [
+            {
+              type: 'field-invalid',
+              pointer: '#/device_identity_id',
+              detail: `is fixed once set (stored: ${stored.device_identity_id}); send the stored value or omit it`,
+            },
+          ],
+        });
       }
       return mergePatch(stored, fields);
     },
@@ -196,7 +187,7 @@ export async function setProvisioningState(
   state: ProvisioningState,
 ): Promise<Device> {
   const current = await deviceStore.of(ctx).get(id);
-  if (!current) throw notFound();
+  if (!current) throw new DeviceError('not-found');
   if (current.provisioning_state === state) return toDevice(current);
   const { after } = await updateVersioned<StoredDevice>({
     key: `device:${ctx.workspaceId}:${id}`,
@@ -209,7 +200,7 @@ export async function setProvisioningState(
         stored,
         updatedEvent(ctx, next, stored),
         // The state item's version moves too: intake's conditional write notices at once.
-        [stateVersionBump(ctx.workspaceId, id, state)],
+        [deviceStateStore.of(ctx).versionBump(id, state)],
       ),
   });
   return toDevice(after);
@@ -226,14 +217,14 @@ export async function deleteDevice(ctx: Actor, id: string): Promise<void> {
       deviceStore
         .of(ctx)
         .remove(current, domainEvent(ctx, 'device.deleted', resourceOf(id), toDevice(current)), [
-          discardState(ctx.workspaceId, id),
+          deviceStateStore.of(ctx).discard(id),
         ]),
   });
 }
 
 export async function getCurrentState(ctx: Actor, id: string): Promise<DeviceCurrentState> {
-  const [device, state] = await Promise.all([deviceStore.of(ctx).get(id), readState(ctx.workspaceId, id)]);
-  if (!device) throw notFound();
+  const [device, state] = await Promise.all([deviceStore.of(ctx).get(id), deviceStateStore.of(ctx).get(id)]);
+  if (!device) throw new DeviceError('not-found');
   return currentStateOf(device.id, state);
 }
 
@@ -247,8 +238,8 @@ export async function getCurrentStates(
 ): Promise<{ items: DeviceCurrentState[] }> {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   const [devices, states] = await Promise.all([
-    getRecords(unique.map((id) => deviceStore.of(ctx).key(id))),
-    readStates(ctx.workspaceId, unique),
+    deviceStore.of(ctx).getMany(unique),
+    deviceStateStore.of(ctx).getMany(unique),
   ]);
   return {
     items: unique.flatMap((id, index) => (devices[index] ? [currentStateOf(id, states[index])] : [])),

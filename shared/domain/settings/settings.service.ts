@@ -1,5 +1,5 @@
 /**
- * The settings singletons: one item per workspace and singleton (keys.ts `settings`), absent
+ * The settings singletons: one item per workspace and singleton (settings.store.ts), absent
  * until the first PATCH (reads answer the defaults). A PATCH merges the fields sent into what is
  * stored (or the defaults) and, unless that changes nothing (then nothing is written and no event
  * emitted), puts it unconditionally with its `<name>_settings.updated` event in one transaction:
@@ -8,13 +8,11 @@
  */
 
 import type { Actor } from '../../auth/actor.ts';
-import { keys } from '../../data/keys.ts';
-import { outboxWrite } from '../../data/outbox.ts';
-import { getRecord, transactWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { type assistantModes, toolModeOf } from './settings.schema.ts';
+import { settingsStore } from './settings.store.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -95,14 +93,13 @@ function published(name: SingletonName, workspaceId: string, stored: Fields | un
 }
 
 export async function getSettings(ctx: Actor, name: SingletonName): Promise<Fields> {
-  return published(name, ctx.workspaceId, await getRecord(keys.settings(ctx.workspaceId, name)));
+  return published(name, ctx.workspaceId, await settingsStore.of(ctx).get(name));
 }
 
 export async function updateSettings(ctx: Actor, name: SingletonName, patch: Fields): Promise<Fields> {
   const spec: Singleton = singletons[name];
   return serialized(`settings:${ctx.workspaceId}:${name}`, async () => {
-    const key = keys.settings(ctx.workspaceId, name);
-    const stored = await getRecord(key, { consistent: true });
+    const stored = await settingsStore.of(ctx).getConsistent(name);
     // lock_version is accepted and ignored (settings.schema.ts): never stored.
     const sent = Object.fromEntries(
       Object.entries(patch)
@@ -121,9 +118,11 @@ export async function updateSettings(ctx: Actor, name: SingletonName, patch: Fie
     const { updated_at: _before, ...was } = before;
     const { updated_at: _after, ...now } = after;
     if (stored && JSON.stringify(was) === JSON.stringify(now)) return before;
-    await transactWrite([
-      { kind: 'put', key, entity: 'settings', record: next },
-      outboxWrite(
+    await settingsStore
+      .of(ctx)
+      .put(
+        name,
+        next,
         domainEvent(
           ctx,
           spec.event,
@@ -131,8 +130,7 @@ export async function updateSettings(ctx: Actor, name: SingletonName, patch: Fie
           after,
           previousAttributes(before, after),
         ),
-      ),
-    ]);
+      );
     return after;
   });
 }

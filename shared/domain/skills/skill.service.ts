@@ -15,16 +15,15 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { keys } from '../../data/keys.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound, ProblemError } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { deriveShortKey, shortKeyIdentity, uniqueShortKey } from './short-key.ts';
 import type { CreateSkillSchema, Skill, SkillListQuery, UpdateSkillSchema } from './skill.schema.ts';
-import { skillStore } from './skill.store.ts';
+import { skillShortKeyStore, skillStore } from './skill.store.ts';
+import { SkillError } from './skill-error.ts';
 
 const resource = (id: string) => ({ type: 'skill', id });
 
@@ -45,7 +44,7 @@ export async function listSkills(ctx: Actor, query: z.output<typeof SkillListQue
 
 export async function getSkill(ctx: Actor, id: string): Promise<Skill> {
   const skill = await skillStore.of(ctx).get(id);
-  if (!skill) throw notFound();
+  if (!skill) throw new SkillError('not-found');
   return skill;
 }
 
@@ -74,7 +73,7 @@ export async function createSkill(ctx: Actor, input: z.output<typeof CreateSkill
       skillStore
         .of(ctx)
         .create(skill, domainEvent(ctx, 'skill.created', resource(skill.id), skill), [
-          claimShortKey(ctx.workspaceId, skill),
+          claimShortKey(ctx, skill),
         ]),
     );
     return skill;
@@ -111,7 +110,7 @@ export async function updateSkill(
               domainEvent(ctx, 'skill.updated', resource(id), next, previousAttributes(current, next)),
               shortKeyIdentity(next.short_key) === shortKeyIdentity(current.short_key)
                 ? []
-                : [releaseShortKey(ctx.workspaceId, current), claimShortKey(ctx.workspaceId, next)],
+                : [releaseShortKey(ctx, current), claimShortKey(ctx, next)],
             ),
         ),
     });
@@ -129,23 +128,16 @@ export async function deleteSkill(ctx: Actor, id: string): Promise<void> {
       skillStore
         .of(ctx)
         .remove(current, domainEvent(ctx, 'skill.deleted', resource(id), current), [
-          releaseShortKey(ctx.workspaceId, current),
+          releaseShortKey(ctx, current),
         ]),
   });
 }
 
-function claimShortKey(workspaceId: string, skill: Skill): TableWrite {
-  return {
-    kind: 'create',
-    key: keys.skillShortKey(workspaceId, shortKeyIdentity(skill.short_key)),
-    entity: 'skill-short-key',
-    record: { skill_id: skill.id },
-  };
-}
+const claimShortKey = (ctx: Actor, skill: Skill): TableWrite =>
+  skillShortKeyStore.of(ctx).claim(shortKeyIdentity(skill.short_key), skill.id);
 
-function releaseShortKey(workspaceId: string, skill: Skill): TableWrite {
-  return { kind: 'discard', key: keys.skillShortKey(workspaceId, shortKeyIdentity(skill.short_key)) };
-}
+const releaseShortKey = (ctx: Actor, skill: Skill): TableWrite =>
+  skillShortKeyStore.of(ctx).release(shortKeyIdentity(skill.short_key));
 
 /** A taken guard item (another container won the race) is the same 409 as a taken key. */
 async function guardedShortKey(shortKey: string, write: () => Promise<void>): Promise<void> {
@@ -162,10 +154,10 @@ function assertShortKeyFree(skills: readonly Skill[], shortKey: string): void {
   if (holder) throw shortKeyTaken(holder.short_key, holder.id);
 }
 
-function shortKeyTaken(shortKey: string, holderId?: string): ProblemError {
-  return new ProblemError('resource-conflict', {
+function shortKeyTaken(shortKey: string, holderId?: string): SkillError {
+  return new SkillError('already-exists', {
     detail: `Another skill of this workspace already uses short_key ${shortKey}.`,
-    errors: [
+    fields: [
       {
         type: 'field-invalid',
         detail: 'is already used by another skill (short keys are compared regardless of letter case)',

@@ -1,6 +1,6 @@
 /**
  * Tag rules. usage_count is not part of the tag item: it is a counter apart
- * (data/tag-usage.store.ts) that the writes attaching or detaching a tag change atomically in
+ * (tag-usage.store.ts) that the writes attaching or detaching a tag change atomically in
  * their own transactions, so reading it never counts and a tag edit never overwrites it. Every
  * read here merges the counter in; every write strips it before storing.
  */
@@ -8,12 +8,12 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
 import { tagStore } from './tag.store.ts';
-import { tagUsage, tagUsageCreate, tagUsageDelete, tagUsages } from './tag-usage.store.ts';
+import { TagError } from './tag-error.ts';
+import { tagUsageStore } from './tag-usage.store.ts';
 
 const resource = (id: string) => ({ type: 'tag', id });
 
@@ -29,7 +29,7 @@ function stored(tag: Tag): StoredTag {
 }
 
 async function loadTag(ctx: Actor, id: string): Promise<Tag | undefined> {
-  const [tag, usage] = await Promise.all([tags.of(ctx).get(id), tagUsage(ctx.workspaceId, id)]);
+  const [tag, usage] = await Promise.all([tags.of(ctx).get(id), tagUsageStore.of(ctx).get(id)]);
   return tag && withUsage(tag, usage);
 }
 
@@ -47,10 +47,7 @@ export async function listTags(ctx: Actor, query: z.output<typeof TagListQuery>)
     size: query.size ?? defaultPageSize,
     ...(byUsage ? { itemKeyOf: (entry) => tags.of(ctx).key(String(entry.id)) } : {}),
   });
-  const usages = await tagUsages(
-    ctx.workspaceId,
-    items.map((tag) => tag.id),
-  );
+  const usages = await tagUsageStore.of(ctx).getMany(items.map((tag) => tag.id));
   return {
     items: items.map((tag) => withUsage(tag, usages.get(tag.id) ?? 0)),
     page: pageOf(total, query),
@@ -59,7 +56,7 @@ export async function listTags(ctx: Actor, query: z.output<typeof TagListQuery>)
 
 export async function getTag(ctx: Actor, id: string): Promise<Tag> {
   const tag = await loadTag(ctx, id);
-  if (!tag) throw notFound();
+  if (!tag) throw new TagError('not-found');
   return tag;
 }
 
@@ -77,7 +74,7 @@ export async function createTag(ctx: Actor, input: z.output<typeof CreateTagSche
   await tags
     .of(ctx)
     .create(stored(tag), domainEvent(ctx, 'tag.created', resource(tag.id), tag), [
-      tagUsageCreate(ctx.workspaceId, tag.id),
+      tagUsageStore.of(ctx).create(tag.id),
     ]);
   return tag;
 }
@@ -114,7 +111,7 @@ export async function deleteTag(ctx: Actor, id: string): Promise<void> {
       tags
         .of(ctx)
         .remove(current, domainEvent(ctx, 'tag.deleted', resource(id), current), [
-          tagUsageDelete(ctx.workspaceId, id),
+          tagUsageStore.of(ctx).discard(id),
         ]),
   });
 }

@@ -10,8 +10,7 @@
  * Cost: 1 GetItem for the vehicle, 1 for the driver, 1 BatchGetItem per 100 distinct cases.
  */
 import { getPrincipal } from '../../data/directory.store.ts';
-import { getRecords } from '../../data/table.ts';
-import type { FieldError } from '../../http/problem.ts';
+import type { FieldError } from '../../schema/field-error.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { findVehicle } from '../vehicles/vehicle.service.ts';
 
@@ -69,7 +68,7 @@ async function stopErrors(
 
 /** The ids (lower case) that name no case of the workspace: one BatchGetItem per 100. */
 export async function missingCaseIds(workspaceId: string, caseIds: readonly string[]): Promise<Set<string>> {
-  const found = await getRecords(caseIds.map((id) => caseStore.of(workspaceId).key(id)));
+  const found = await caseStore.of(workspaceId).getMany(caseIds);
   return new Set(caseIds.filter((_, index) => found[index] === undefined));
 }
 

@@ -26,7 +26,6 @@ import type { Actor, Principal } from '../../auth/actor.ts';
 import type { ListOrder, ListRequest } from '../../data/list-read.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound, validationProblem } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import {
   assertOwner,
@@ -38,6 +37,7 @@ import {
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
 import { tourStore } from './tour.store.ts';
+import { TourError } from './tour-error.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
 
 const resource = (id: string) => ({ type: 'tour', id });
@@ -103,7 +103,7 @@ export async function listTours(ctx: Actor, query: Query) {
 
 export async function getTour(ctx: Actor, id: string): Promise<Tour> {
   const tour = await tourStore.of(ctx).get(id);
-  if (!tour || !canSee(ctx.principal, tour)) throw notFound();
+  if (!tour || !canSee(ctx.principal, tour)) throw new TourError('not-found');
   return tour;
 }
 
@@ -190,5 +190,5 @@ function storedStops(
 
 async function assertReferences(workspaceId: string, refs: TourReferences): Promise<void> {
   const errors = await referenceErrors(workspaceId, refs);
-  if (errors.length > 0) throw validationProblem(errors);
+  if (errors.length > 0) throw new TourError('invalid', { fields: errors });
 }

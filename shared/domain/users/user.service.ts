@@ -18,7 +18,7 @@ import { DataError } from '../../data/data-error.ts';
 import { emailGuardWrite, getWorkspace, type PrincipalRecord } from '../../data/directory.store.ts';
 import { logger } from '../../observability/logger.ts';
 import type { FieldError } from '../../schema/field-error.ts';
-import { tagUsageWrites } from '../tags/tag-usage.store.ts';
+import { tagUsageStore } from '../tags/tag-usage.store.ts';
 import { sendSetPasswordInvitation } from './set-password-invitation.ts';
 import {
   catalogsFor,
@@ -92,7 +92,7 @@ export async function createUser(
       .of(workspaceId)
       .create(user, userEvent(ctx, workspaceId, 'user.created', representation), [
         emailGuardWrite(workspace.realm, { email: input.email, workspace_id: workspaceId, user_id: user.id }),
-        ...tagUsageWrites(workspaceId, [], user.tag_ids ?? []),
+        ...tagUsageStore.of(workspaceId).changes([], user.tag_ids ?? []),
       ]);
   } catch (error) {
     if (error instanceof DataError && error.code === 'already-exists') throw emailTaken();
@@ -142,11 +142,9 @@ export async function invite(
 /** The tag usage counters a change of the stored tag set moves (deleted tags are left alone). */
 function tagUsageChange(workspaceId: string, catalogs: UserCatalogs) {
   return (next: PrincipalRecord, current: PrincipalRecord) =>
-    tagUsageWrites(
-      workspaceId,
-      existingIds(current.tag_ids, catalogs.tags),
-      existingIds(next.tag_ids, catalogs.tags),
-    );
+    tagUsageStore
+      .of(workspaceId)
+      .changes(existingIds(current.tag_ids, catalogs.tags), existingIds(next.tag_ids, catalogs.tags));
 }
 
 export async function patchUser(

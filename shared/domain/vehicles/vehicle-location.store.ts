@@ -5,9 +5,9 @@
  * PATCH, which replaces the whole vehicle item and would put back the location it read.
  *
  * Contract:
- * - `read` / `readMany`: the stored location (undefined when none was reported), 1 GetItem /
+ * - `get` / `getMany`: the stored location (undefined when none was reported), 1 GetItem /
  *   1 BatchGetItem per 100 vehicles.
- * - `writeLocation`: the transaction writes the new location together with its event, on the
+ * - `write`: the transaction writes the new location together with its event, on the
  *   condition that the item is still the version read (`current`), or still absent; a lost race
  *   is a DataError `version-conflict` / `already-exists`, and the caller decides again from a
  *   fresh read. The item's own `lock_version` exists only for that condition and is never shown.
@@ -15,6 +15,7 @@
 
 import { keys } from '../../data/keys.ts';
 import { outboxWrite } from '../../data/outbox.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import { getRecord, getRecords, type TableWrite, transactWrite } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import type { VehicleLocation } from './vehicle.schema.ts';
@@ -27,24 +28,6 @@ export interface StoredLocation extends VehicleLocation {
 
 const entity = 'vehicle_location';
 
-export async function readLocation(
-  workspaceId: string,
-  vehicleId: string,
-): Promise<StoredLocation | undefined> {
-  return (await getRecord(keys.vehicleLocation(workspaceId, vehicleId))) as StoredLocation | undefined;
-}
-
-/** The locations of several vehicles, in the order asked (undefined where none was reported). */
-export async function readLocations(
-  workspaceId: string,
-  vehicleIds: readonly string[],
-): Promise<Array<StoredLocation | undefined>> {
-  if (vehicleIds.length === 0) return [];
-  return (await getRecords(vehicleIds.map((id) => keys.vehicleLocation(workspaceId, id)))) as Array<
-    StoredLocation | undefined
-  >;
-}
-
 /** The location as published (without the item's bookkeeping), keys in a fixed order. */
 export function publishedLocation(stored: StoredLocation | VehicleLocation): VehicleLocation {
   return {
@@ -56,22 +39,48 @@ export function publishedLocation(stored: StoredLocation | VehicleLocation): Veh
   };
 }
 
-export async function writeLocation(
-  workspaceId: string,
-  vehicleId: string,
-  location: VehicleLocation,
-  current: StoredLocation | undefined,
-  event: DomainEvent,
-): Promise<void> {
-  const key = keys.vehicleLocation(workspaceId, vehicleId);
-  const record = { ...location, vehicle_id: vehicleId, lock_version: (current?.lock_version ?? -1) + 1 };
-  const write: TableWrite = current
-    ? { kind: 'replace', key, entity, record, expectedVersion: current.lock_version }
-    : { kind: 'create', key, entity, record };
-  await transactWrite([write, outboxWrite(event)]);
+/** One workspace's vehicle locations: every call is scoped to it by construction. */
+export interface WorkspaceVehicleLocations {
+  get(vehicleId: string): Promise<StoredLocation | undefined>;
+  /** The locations of several vehicles, in the order asked (undefined where none was reported). */
+  getMany(vehicleIds: readonly string[]): Promise<Array<StoredLocation | undefined>>;
+  /** The new location with its event, if the item is still `current` (or still absent). */
+  write(
+    vehicleId: string,
+    location: VehicleLocation,
+    current: StoredLocation | undefined,
+    event: DomainEvent,
+  ): Promise<void>;
+  /** Part of a vehicle's delete: its location goes with it (whether one was reported or not). */
+  discard(vehicleId: string): TableWrite;
 }
 
-/** Part of a vehicle's delete: its location goes with it (whether one was reported or not). */
-export function discardLocation(workspaceId: string, vehicleId: string): TableWrite {
-  return { kind: 'discard', key: keys.vehicleLocation(workspaceId, vehicleId) };
-}
+export const vehicleLocationStore = {
+  of(scope: StoreScope): WorkspaceVehicleLocations {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    const key = (vehicleId: string) => keys.vehicleLocation(workspaceId, vehicleId);
+    return {
+      async get(vehicleId) {
+        return (await getRecord(key(vehicleId))) as StoredLocation | undefined;
+      },
+      async getMany(vehicleIds) {
+        if (vehicleIds.length === 0) return [];
+        return (await getRecords(vehicleIds.map(key))) as Array<StoredLocation | undefined>;
+      },
+      async write(vehicleId, location, current, event) {
+        const record = {
+          ...location,
+          vehicle_id: vehicleId,
+          lock_version: (current?.lock_version ?? -1) + 1,
+        };
+        const write: TableWrite = current
+          ? { kind: 'replace', key: key(vehicleId), entity, record, expectedVersion: current.lock_version }
+          : { kind: 'create', key: key(vehicleId), entity, record };
+        await transactWrite([write, outboxWrite(event)]);
+      },
+      discard(vehicleId) {
+        return { kind: 'discard', key: key(vehicleId) };
+      },
+    };
+  },
+};

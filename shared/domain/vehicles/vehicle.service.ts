@@ -24,10 +24,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { keys } from '../../data/keys.ts';
-import { getRecord, type TableWrite } from '../../data/table.ts';
+import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { notFound, ProblemError, validationProblem } from '../../http/problem.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { serialized } from '../keyed-mutex.ts';
 import { assertOwner, vehicleLocationOwnWork, writesOwnWorkOnly } from '../own-work.ts';
@@ -42,15 +40,9 @@ import type {
   VehicleListQuery,
   VehicleLocation,
 } from './vehicle.schema.ts';
-import { vehicleStore } from './vehicle.store.ts';
-import {
-  discardLocation,
-  publishedLocation,
-  readLocation,
-  readLocations,
-  type StoredLocation,
-  writeLocation,
-} from './vehicle-location.store.ts';
+import { vehiclePlateStore, vehicleStore } from './vehicle.store.ts';
+import { VehicleError } from './vehicle-error.ts';
+import { publishedLocation, type StoredLocation, vehicleLocationStore } from './vehicle-location.store.ts';
 
 const resource = (id: string) => ({ type: 'vehicle', id });
 
@@ -94,10 +86,7 @@ export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleLis
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
   });
-  const locations = await readLocations(
-    ctx.workspaceId,
-    items.map((vehicle) => vehicle.id),
-  );
+  const locations = await vehicleLocationStore.of(ctx).getMany(items.map((vehicle) => vehicle.id));
   return {
     items: items.map((vehicle, index) => toVehicle(vehicle, locations[index])),
     page: pageOf(total, query),
@@ -107,9 +96,9 @@ export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleLis
 export async function getVehicle(ctx: Actor, id: string): Promise<Vehicle> {
   const [vehicle, location] = await Promise.all([
     vehicleStore.of(ctx).get(id),
-    readLocation(ctx.workspaceId, id),
+    vehicleLocationStore.of(ctx).get(id),
   ]);
-  if (!vehicle) throw notFound();
+  if (!vehicle) throw new VehicleError('not-found');
   return toVehicle(vehicle, location);
 }
 
@@ -134,7 +123,7 @@ export async function createVehicle(
     updated_at: now,
     lock_version: 0,
   };
-  if (vehicle.license_plate !== undefined) await assertPlateFree(ctx.workspaceId, vehicle.license_plate);
+  if (vehicle.license_plate !== undefined) await assertPlateFree(ctx, vehicle.license_plate);
   const published = toVehicle(vehicle);
   await guardedPlate(vehicle.license_plate, () =>
     vehicleStore
@@ -142,7 +131,7 @@ export async function createVehicle(
       .create(
         vehicle,
         domainEvent(ctx, 'vehicle.created', resource(vehicle.id), published),
-        vehicle.license_plate === undefined ? [] : [claimPlate(ctx.workspaceId, vehicle)],
+        vehicle.license_plate === undefined ? [] : [claimPlate(ctx, vehicle)],
       ),
   );
   return published;
@@ -154,11 +143,9 @@ export async function updateVehicle(
   patch: z.output<typeof UpdateVehicleSchema>,
 ): Promise<Vehicle> {
   const [current] = await Promise.all([
-    readLocation(ctx.workspaceId, id),
+    vehicleLocationStore.of(ctx).get(id),
     // Uniqueness is checked only for a plate that is sent (SPEC.md rule 5).
-    typeof patch.license_plate === 'string'
-      ? assertPlateFree(ctx.workspaceId, patch.license_plate, id)
-      : undefined,
+    typeof patch.license_plate === 'string' ? assertPlateFree(ctx, patch.license_plate, id) : undefined,
   ]);
   const { after } = await updateVersioned<StoredVehicle>({
     key: `vehicle:${ctx.workspaceId}:${id}`,
@@ -183,7 +170,7 @@ export async function updateVehicle(
               toVehicle(next, current),
               previousAttributes(toVehicle(stored), toVehicle(next)),
             ),
-            plateWrites(ctx.workspaceId, stored, next),
+            plateWrites(ctx, stored, next),
           ),
       ),
   });
@@ -191,15 +178,15 @@ export async function updateVehicle(
 }
 
 export async function deleteVehicle(ctx: Actor, id: string): Promise<void> {
-  const location = await readLocation(ctx.workspaceId, id);
+  const location = await vehicleLocationStore.of(ctx).get(id);
   await deleteExisting<StoredVehicle>({
     load: () => vehicleStore.of(ctx).get(id),
     remove: (current) =>
       vehicleStore
         .of(ctx)
         .remove(current, domainEvent(ctx, 'vehicle.deleted', resource(id), toVehicle(current, location)), [
-          ...plateWrites(ctx.workspaceId, current, undefined),
-          discardLocation(ctx.workspaceId, id),
+          ...plateWrites(ctx, current, undefined),
+          vehicleLocationStore.of(ctx).discard(id),
         ]),
   });
 }
@@ -217,13 +204,15 @@ export async function reportLocation(
   const recordedAt = input.recorded_at ?? new Date(now).toISOString();
   if (Date.parse(recordedAt) > now + maxClockSkewMs) {
     // A report from the future would shadow every real report until that time comes.
-    throw validationProblem([
-      {
-        type: 'field-invalid',
-        pointer: '#/recorded_at',
-        detail: `must not be more than ${maxClockSkewMs / 60_000} minutes ahead of the service's clock`,
-      },
-    ]);
+    throw new VehicleError('invalid', {
+      fields: [
+        {
+          type: 'field-invalid',
+          pointer: '#/recorded_at',
+          detail: `must not be more than ${maxClockSkewMs / 60_000} minutes ahead of the service's clock`,
+        },
+      ],
+    });
   }
   const location: VehicleLocation = {
     latitude: input.latitude,
@@ -242,9 +231,9 @@ export async function reportLocation(
     for (let attempt = 1; ; attempt++) {
       const [vehicle, stored] = await Promise.all([
         vehicleStore.of(ctx).get(id),
-        readLocation(ctx.workspaceId, id),
+        vehicleLocationStore.of(ctx).get(id),
       ]);
-      if (!vehicle) throw notFound();
+      if (!vehicle) throw new VehicleError('not-found');
       if (driving) assertOwner(await driving, vehicleLocationOwnWork);
       if (stored && stored.recorded_at >= location.recorded_at) return toVehicle(vehicle, stored);
       const next = toVehicle(vehicle, location);
@@ -252,7 +241,7 @@ export async function reportLocation(
         location: stored ? publishedLocation(stored) : null,
       });
       try {
-        await writeLocation(ctx.workspaceId, id, location, stored, event);
+        await vehicleLocationStore.of(ctx).write(id, location, stored, event);
         return next;
       } catch (error) {
         const lostRace =
@@ -264,38 +253,26 @@ export async function reportLocation(
   });
 }
 
-function claimPlate(workspaceId: string, vehicle: StoredVehicle): TableWrite {
-  return {
-    kind: 'create',
-    key: keys.vehiclePlate(workspaceId, plateIdentity(vehicle.license_plate ?? '')),
-    entity: 'vehicle-plate',
-    record: { vehicle_id: vehicle.id },
-  };
-}
+const claimPlate = (ctx: Actor, vehicle: StoredVehicle): TableWrite =>
+  vehiclePlateStore.of(ctx).claim(plateIdentity(vehicle.license_plate ?? ''), vehicle.id);
 
-function releasePlate(workspaceId: string, vehicle: StoredVehicle): TableWrite {
-  return { kind: 'discard', key: keys.vehiclePlate(workspaceId, plateIdentity(vehicle.license_plate ?? '')) };
-}
+const releasePlate = (ctx: Actor, vehicle: StoredVehicle): TableWrite =>
+  vehiclePlateStore.of(ctx).release(plateIdentity(vehicle.license_plate ?? ''));
 
 /** The guard items a change of plate moves (none when its identity stays the same). */
-function plateWrites(
-  workspaceId: string,
-  before: StoredVehicle,
-  after: StoredVehicle | undefined,
-): TableWrite[] {
+function plateWrites(ctx: Actor, before: StoredVehicle, after: StoredVehicle | undefined): TableWrite[] {
   const old = before.license_plate === undefined ? undefined : plateIdentity(before.license_plate);
   const next = after?.license_plate === undefined ? undefined : plateIdentity(after.license_plate);
   if (old === next) return [];
   return [
-    ...(old === undefined ? [] : [releasePlate(workspaceId, before)]),
-    ...(after && next !== undefined ? [claimPlate(workspaceId, after)] : []),
+    ...(old === undefined ? [] : [releasePlate(ctx, before)]),
+    ...(after && next !== undefined ? [claimPlate(ctx, after)] : []),
   ];
 }
 
 /** 409 when another vehicle of the workspace holds the plate (its guard item names it). */
-async function assertPlateFree(workspaceId: string, plate: string, ownId?: string): Promise<void> {
-  const guard = await getRecord(keys.vehiclePlate(workspaceId, plateIdentity(plate)));
-  const holder = guard ? String(guard.vehicle_id) : undefined;
+async function assertPlateFree(ctx: Actor, plate: string, ownId?: string): Promise<void> {
+  const holder = await vehiclePlateStore.of(ctx).holder(plateIdentity(plate));
   if (holder && holder !== ownId) throw plateTaken(plate, holder);
 }
 
@@ -311,10 +288,10 @@ async function guardedPlate(plate: string | undefined, write: () => Promise<void
   }
 }
 
-function plateTaken(plate: string, holderId?: string): ProblemError {
-  return new ProblemError('resource-conflict', {
+function plateTaken(plate: string, holderId?: string): VehicleError {
+  return new VehicleError('already-exists', {
     detail: `Another vehicle of this workspace already has the license plate ${plate}.`,
-    errors: [
+    fields: [
       {
         type: 'field-invalid',
         detail: 'is already used by another vehicle (plates are compared without case, blanks and hyphens)',
