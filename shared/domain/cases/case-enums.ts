@@ -1,6 +1,6 @@
 /**
  * The closed value lists of a case. Apart from case.schema.ts so that the list declarations
- * (shared/data/lists.ts), which every store loads, do not load the case schemas and zod.
+ * (case.list.ts), which the case store loads, do not load the case schemas and zod.
  */
 
 /** In lifecycle order: the order of `sort=status`. */

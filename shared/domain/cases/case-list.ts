@@ -1,7 +1,7 @@
 /**
- * GET /api/v2/cases through the list indexes of the cases (data/lists.ts `caseList`): a page
+ * GET /api/v2/cases through the list indexes of the cases (case.list.ts `caseList`): a page
  * costs about its page, never the collection. Filters combine with AND; the values of
- * `statuses` with OR. How each query is served (README.md beside data/lists.ts, "Lists", has
+ * `statuses` with OR. How each query is served (shared/data/README.md, "Lists", has
  * the costs):
  *
  * - `statuses` is the index segment: each status is a partition of its own; several merge.
@@ -26,10 +26,10 @@ import { type CaseListQueryInput, caseStatuses } from './case.schema.ts';
 /** Newest first: what a dispatcher opens the list for. */
 export const defaultCaseOrder: readonly ListOrder[] = [{ field: 'created_at', direction: 'desc' }];
 
-/** The name of the assignee facet and of its counters (data/lists.ts `caseList`). */
+/** The name of the assignee facet and of its counters (case.list.ts `caseList`). */
 export const assigneeFacet = 'assignee_id';
 
-/** The counter of an area's cases within a status (data/lists.ts `caseList.counters`). */
+/** The counter of an area's cases within a status (case.list.ts `caseList.counters`). */
 export const areaCounter = (areaId: string) => `area_id=${areaId}`;
 
 type Entry = StoredRecord & {

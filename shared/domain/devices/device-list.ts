@@ -1,6 +1,6 @@
 /**
  * GET /api/v2/devices: how each query is served so that a page costs about its page, or the
- * devices its filters select, never the workspace's fleet (README.md beside data/lists.ts,
+ * devices its filters select, never the workspace's fleet (shared/data/README.md,
  * "Lists", the DEVICE rows, has the costs). Filters combine with AND.
  *
  * - `kind` is the segment: each kind is a partition of its own, and a counter.
@@ -10,7 +10,7 @@
  *   counters make the total. Distinct models are few where devices are many.
  * - `has_location=true` is counted by the `located` counter; `false` is checked on the entries.
  * - `updated_from`/`updated_to` are a key range of the updated_at index.
- * - `search` starts from the search tokens (data/lists.ts `deviceTokens`): it costs its matches.
+ * - `search` starts from the search tokens (device.list.ts `deviceTokens`): it costs its matches.
  * - the bounding box starts from the geographic index of the devices' states: one key range per
  *   geohash prefix covering the box (geo-cells.ts), each entry checked against the box exactly.
  *   It costs the devices located in the covering cells, not the fleet.

@@ -32,7 +32,7 @@ export const defaultSkillType = 'GENERAL';
 /** Writes that may claim a short_key queue on this key, so their check-then-write does not interleave. */
 const shortKeyLock = (workspaceId: string) => `skill-short-keys:${workspaceId}`;
 
-/** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
+/** A page through the list indexes (skill.list.ts); default order name ascending, ties by id. */
 export async function listSkills(ctx: Actor, query: z.output<typeof SkillListQuery>) {
   const { items, total } = await skillStore.of(ctx).page({
     order: query.sort?.length ? query.sort : [{ field: 'name', direction: 'asc' }],

@@ -34,7 +34,7 @@ async function loadTag(ctx: Actor, id: string): Promise<Tag | undefined> {
 }
 
 /**
- * A page of tags through the list indexes (data/lists.ts), default order name ascending; the
+ * A page of tags through the list indexes (tag.list.ts), default order name ascending; the
  * usage counts of the page's tags come with one BatchGetItem. Ordered by usage_count, the walk
  * reads the tags' counter items and the page's tags are read by id.
  */

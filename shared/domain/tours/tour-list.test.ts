@@ -1,5 +1,5 @@
 /**
- * How a tour is indexed for its list (data/lists.ts `tourList`): the facets that make a driver's
+ * How a tour is indexed for its list (tour.list.ts `tourList`): the facets that make a driver's
  * and a vehicle's tours cost their page, and the counters that make their totals.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
  * Where a tour stands. Apart from tour.schema.ts and the list declarations
- * (shared/data/lists.ts), which both need it, so that the schemas do not load the data layer.
+ * (tour.list.ts), which both need it, so that the schemas do not load the data layer.
  */
 export const tourStatuses = ['PLANNED', 'IN_PROGRESS', 'DONE', 'CANCELLED'] as const;

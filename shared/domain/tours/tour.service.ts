@@ -10,7 +10,7 @@
  * answered like a missing one (404), as a tour of another workspace is. They write only the
  * status of the tours they drive (own-work.ts); another driver's tour is 403 not_owner there.
  *
- * The list (data/lists.ts `tourList`; README.md "Lists" has the costs):
+ * The list (tour.list.ts `tourList`; shared/data/README.md "Lists" has the costs):
  * - status is the index segment: one status is one partition, none merges the four;
  * - driver_id and vehicle_id are facets: the partitions of that driver or vehicle, by date; a
  *   field worker's list is always their driver_id facet;

@@ -94,7 +94,7 @@ export type Vehicle = z.infer<typeof VehicleSchema>;
  * What the vehicle item holds: the location lives in an item of its own (keys.ts). In service is
  * stored as `active`, as it was before the published name became `is_active` (SPEC.md,
  * Booleans): every item written since the first vehicle reads as it is, and the list's segment
- * (lists.ts) keeps its values. toVehicle (vehicle.service.ts) maps it.
+ * (vehicle.list.ts) keeps its values. toVehicle (vehicle.service.ts) maps it.
  */
 export type StoredVehicle = Omit<Vehicle, 'location' | 'is_active'> & { active: boolean };
 

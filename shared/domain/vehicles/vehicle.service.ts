@@ -78,7 +78,7 @@ export function toVehicle(stored: StoredVehicle, location?: StoredLocation | Veh
   };
 }
 
-/** A page through the list indexes (data/lists.ts); default order name ascending, ties by id. */
+/** A page through the list indexes (vehicle.list.ts); default order name ascending, ties by id. */
 export async function listVehicles(ctx: Actor, query: z.output<typeof VehicleListQuery>) {
   const { items, total } = await vehicleStore.of(ctx).page({
     ...(query.is_active === undefined ? {} : { segments: [query.is_active ? 'ACTIVE' : 'INACTIVE'] }),
