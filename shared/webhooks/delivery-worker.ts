@@ -14,9 +14,8 @@ import { config } from '../config.ts';
 import { webhookEndpointStore } from '../domain/webhooks/webhook-endpoint.store.ts';
 import {
   type DeliveryFailureRecord,
-  getFailure,
   rowExpiry,
-  saveFailure,
+  webhookFailureStore,
 } from '../domain/webhooks/webhook-failure.store.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from './attempt.ts';
 import { type DeliveryMessage, DeliveryMessageSchema } from './delivery-message.ts';
@@ -83,7 +82,7 @@ async function handleFailure(
     delaySeconds === undefined
       ? undefined
       : new Date(Date.parse(outcome.at) + delaySeconds * 1000).toISOString();
-  const existing = await getFailure(message.workspace_id, message.delivery_id);
+  const existing = await webhookFailureStore.of(message.workspace_id).get(message.delivery_id);
   const row: DeliveryFailureRecord = {
     ...failureBase(message, existing, outcome.at),
     retry_state: nextAt ? 'PENDING' : retry ? 'EXHAUSTED' : 'FAILED',
@@ -91,7 +90,7 @@ async function handleFailure(
     ...outcomeFields(outcome),
     ...(nextAt ? { next_attempt_at: nextAt } : {}),
   };
-  await saveFailure(message.workspace_id, row);
+  await webhookFailureStore.of(message.workspace_id).save(row);
   if (nextAt) await enqueueDelayed({ ...message, attempt: message.attempt + 1, due_at: nextAt });
   log('webhook attempt failed', {
     deliveryId: message.delivery_id,
@@ -104,10 +103,10 @@ async function handleFailure(
 }
 
 async function recordSuccessAfterRetry(message: DeliveryMessage, outcome: AttemptOutcome): Promise<void> {
-  const existing = await getFailure(message.workspace_id, message.delivery_id);
+  const existing = await webhookFailureStore.of(message.workspace_id).get(message.delivery_id);
   if (!existing) return;
   const { next_attempt_at: _done, last_error: _error, ...rest } = existing;
-  await saveFailure(message.workspace_id, {
+  await webhookFailureStore.of(message.workspace_id).save({
     ...rest,
     retry_state: 'SUCCEEDED_AFTER_RETRY',
     attempts: Math.max(message.attempt, existing.attempts),
@@ -119,10 +118,12 @@ async function recordSuccessAfterRetry(message: DeliveryMessage, outcome: Attemp
 /** A retry that will never be made: its row says so instead of promising a next attempt. */
 async function cancelPending(message: DeliveryMessage, reason: string): Promise<void> {
   if (message.attempt === 1) return;
-  const existing = await getFailure(message.workspace_id, message.delivery_id);
+  const existing = await webhookFailureStore.of(message.workspace_id).get(message.delivery_id);
   if (existing?.retry_state !== 'PENDING') return;
   const { next_attempt_at: _never, ...rest } = existing;
-  await saveFailure(message.workspace_id, { ...rest, retry_state: 'CANCELLED', last_error: reason });
+  await webhookFailureStore
+    .of(message.workspace_id)
+    .save({ ...rest, retry_state: 'CANCELLED', last_error: reason });
 }
 
 function failureBase(

@@ -1,3 +1,9 @@
+/**
+ * Removing associations in bulk: those of a deleted relation (the first ones at once, the rest in
+ * steps driven by purge events), the relations of a deleted definition, and the pairs of a deleted
+ * instance. What is stored where: association.store.ts (the pairs), instance.store.ts (the link
+ * sets), relation.store.ts.
+ */
 import { appendEvent, outboxWrite } from '../../data/outbox.ts';
 import type { EventConsumer } from '../../events/consumers.ts';
 import { type DomainEvent, systemEvent } from '../../events/domain-event.ts';

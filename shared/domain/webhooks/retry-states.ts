@@ -1,5 +1,5 @@
 /**
- * Where a failed delivery stands (shared/data/webhook-failure.store.ts keeps the rows). Apart
+ * Where a failed delivery stands (webhook-failure.store.ts keeps the rows). Apart
  * from the store so that the delivery-failure schemas, which the route table loads, do not
  * load the data layer and its DynamoDB client.
  */

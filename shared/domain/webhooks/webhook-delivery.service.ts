@@ -16,13 +16,7 @@ import type { DeliveryFailure, DeliveryFailureListQuery } from './delivery-failu
 import { writeEndpoint } from './webhook-endpoint.service.ts';
 import { webhookEndpointStore } from './webhook-endpoint.store.ts';
 import { WebhookError } from './webhook-error.ts';
-import {
-  type DeliveryFailureRecord,
-  getFailure,
-  pageOfFailures,
-  rowExpiry,
-  saveFailure,
-} from './webhook-failure.store.ts';
+import { type DeliveryFailureRecord, rowExpiry, webhookFailureStore } from './webhook-failure.store.ts';
 
 /**
  * POST /webhooks/send-test: test.webhook now, whatever the subscriptions, enabled or not. A failure
@@ -51,7 +45,7 @@ export async function sendTest(ctx: Actor, endpointId: string) {
   const body = withDeliveryId(prepareEnvelope(event), deliveryId);
   const outcome = await attemptDelivery(endpoint, { id: deliveryId, body, requestId: ctx.correlationId });
   if (!outcome.ok) {
-    await saveFailure(ctx.workspaceId, {
+    await webhookFailureStore.of(ctx).save({
       id: deliveryId,
       endpoint_id: endpoint.id,
       event_id: event.id,
@@ -84,7 +78,7 @@ export function toFailure(row: DeliveryFailureRecord): DeliveryFailure {
 }
 
 export async function listFailures(ctx: Actor, query: z.output<typeof DeliveryFailureListQuery>) {
-  const { items, total } = await pageOfFailures(ctx.workspaceId, {
+  const { items, total } = await webhookFailureStore.of(ctx).page({
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
     ...(query.endpoint_id ? { endpointId: query.endpoint_id } : {}),
@@ -98,7 +92,7 @@ export async function listFailures(ctx: Actor, query: z.output<typeof DeliveryFa
  * through; otherwise its state stays and attempts and the last answer move on.
  */
 export async function redeliver(ctx: Actor, deliveryId: string): Promise<DeliveryFailure> {
-  const row = await getFailure(ctx.workspaceId, deliveryId);
+  const row = await webhookFailureStore.of(ctx).get(deliveryId);
   if (!row) throw new WebhookError('not-found', { detail: 'No delivery failure with this id exists.' });
   const endpoint = await webhookEndpointStore.of(ctx).getConsistent(row.endpoint_id);
   if (!endpoint) {
@@ -123,6 +117,6 @@ export async function redeliver(ctx: Actor, deliveryId: string): Promise<Deliver
     attempts: row.attempts + 1,
     retry_state: outcome.ok ? 'SUCCEEDED_AFTER_RETRY' : row.retry_state,
   };
-  await saveFailure(ctx.workspaceId, next);
+  await webhookFailureStore.of(ctx).save(next);
   return toFailure(next);
 }

@@ -13,6 +13,7 @@
 import { DataError } from '../../data/data-error.ts';
 import { keys, type ListScope, listKeys, type WorkspaceId } from '../../data/keys.ts';
 import { workspaceScope } from '../../data/list-patterns.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
 import {
   getRecord,
   getRecords,
@@ -78,21 +79,45 @@ function stored(workspaceId: WorkspaceId, row: DeliveryFailureRecord): StoredRec
   return { ...row, ...indexAttributes(workspaceScope(workspaceId), row) };
 }
 
-export async function getFailure(
-  workspaceId: WorkspaceId,
-  id: string,
-): Promise<DeliveryFailureRecord | undefined> {
+export function rowExpiry(firstFailedAt: string): string {
+  return new Date(expiryOf(firstFailedAt)).toISOString();
+}
+
+/** One workspace's delivery failures: every call is scoped to it by construction. */
+export interface WorkspaceWebhookFailureStore {
+  /** Strongly consistent: the worker's latest attempt is seen. */
+  get(id: string): Promise<DeliveryFailureRecord | undefined>;
+  /**
+   * Records a failed or finished attempt. The first failure inserts the row and counts it in the
+   * same transaction; later attempts (and a redelivered duplicate of a message whose row exists)
+   * replace it, keeping first_failed_at and so its day counter and expiry.
+   */
+  save(row: DeliveryFailureRecord): Promise<void>;
+  /** A page of rows, newest first failure first; `endpointId` narrows it to one endpoint. */
+  page(
+    request: { page: number; size: number; endpointId?: string },
+    now?: number,
+  ): Promise<{ items: DeliveryFailureRecord[]; total: number }>;
+}
+
+export const webhookFailureStore = {
+  of(scope: StoreScope): WorkspaceWebhookFailureStore {
+    const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+    return {
+      get: (id) => getFailure(workspaceId, id),
+      save: (row) => saveFailure(workspaceId, row),
+      page: (request, now) => pageOfFailures(workspaceId, request, now),
+    };
+  },
+};
+
+async function getFailure(workspaceId: WorkspaceId, id: string): Promise<DeliveryFailureRecord | undefined> {
   return (await getRecord(keys.webhookFailure(workspaceId, id), { consistent: true })) as
     | DeliveryFailureRecord
     | undefined;
 }
 
-/**
- * Records a failed or finished attempt. The first failure inserts the row and counts it in the
- * same transaction; later attempts (and a redelivered duplicate of a message whose row exists)
- * replace it, keeping first_failed_at and so its day counter and expiry.
- */
-export async function saveFailure(workspaceId: WorkspaceId, row: DeliveryFailureRecord): Promise<void> {
+async function saveFailure(workspaceId: WorkspaceId, row: DeliveryFailureRecord): Promise<void> {
   const key = keys.webhookFailure(workspaceId, row.id);
   const expiresAt = Math.floor(expiryOf(row.first_failed_at) / 1000);
   const scope = workspaceScope(workspaceId);
@@ -114,12 +139,7 @@ export async function saveFailure(workspaceId: WorkspaceId, row: DeliveryFailure
   }
 }
 
-export function rowExpiry(firstFailedAt: string): string {
-  return new Date(expiryOf(firstFailedAt)).toISOString();
-}
-
-/** A page of rows, newest first failure first; `endpointId` narrows it to one endpoint. */
-export async function pageOfFailures(
+async function pageOfFailures(
   workspaceId: WorkspaceId,
   request: { page: number; size: number; endpointId?: string },
   now = Date.now(),
