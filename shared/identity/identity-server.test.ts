@@ -6,10 +6,12 @@ import { JwtRsaVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientRecord, inMemoryDirectory } from './identity-directory.ts';
+import { inMemoryAccounts } from '../../test/doubles/in-memory-accounts.ts';
+import { inMemoryDirectory } from '../../test/doubles/in-memory-directory.ts';
+import { memoryAdapterFactory } from '../../test/doubles/memory-oidc-storage.ts';
+import type { ClientRecord } from './identity-directory.ts';
 import { createIdentityServer } from './identity-server.ts';
-import { inMemoryAccounts } from './in-memory-accounts.ts';
-import { type AdapterFactory, memoryAdapterFactory } from './oidc-storage.ts';
+import type { AdapterFactory } from './oidc-storage.ts';
 import { fileSigningKeyStore } from './signing-keys.ts';
 
 const audience = 'fsm-api';

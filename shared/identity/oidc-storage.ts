@@ -75,11 +75,10 @@ export function oidcAdapterFactory(realm: string): (modelName: string) => Adapte
 }
 
 /**
- * The same adapters over process memory, for unit tests and throwaway providers. One call
- * is one store: the returned factory serves every realm, keyed like the table.
+ * The adapters over another item store (tests keep one in memory). One store serves every
+ * realm, keyed like the table.
  */
-export function memoryAdapterFactory(): AdapterFactory {
-  const store = memoryItemStore();
+export function itemStoreAdapterFactory(store: ItemStore): AdapterFactory {
   return (realm) => modelAdapters(store, realm);
 }
 
@@ -141,9 +140,10 @@ function directoryClientAdapter(directory: IdentityDirectory, realm: string): Ad
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Adapter logic over a small item store (DynamoDB or memory).                                 */
+/* Adapter logic over a small item store (DynamoDB, or memory in tests).                                 */
 
-interface StoredItem {
+/** An item as the adapters store it: a model instance or a pointer to one. */
+export interface StoredItem {
   pk: string;
   sk: string;
   entity: string;
@@ -156,7 +156,11 @@ interface StoredItem {
   id?: string;
 }
 
-interface ItemStore {
+/**
+ * The storage the adapters need: five operations on items keyed like the table. The table
+ * implements it here; a test may hand another to `itemStoreAdapterFactory`.
+ */
+export interface ItemStore {
   /** The item, expired or not. */
   get(pk: string, sk: string): Promise<StoredItem | undefined>;
   /** Write the item; returns the item it replaced. */
@@ -368,40 +372,6 @@ function rawDynamoItemStore(): ItemStore {
         startKey = page.LastEvaluatedKey;
       } while (startKey);
       return items;
-    },
-  };
-}
-
-function memoryItemStore(): ItemStore {
-  const items = new Map<string, StoredItem>();
-  const key = (pk: string, sk: string) => `${pk}\u0000${sk}`;
-  const copy = (item: StoredItem | undefined) => (item ? { ...item } : undefined);
-  return {
-    async get(pk, sk) {
-      return copy(items.get(key(pk, sk)));
-    },
-    async put(item) {
-      const previous = items.get(key(item.pk, item.sk));
-      items.set(key(item.pk, item.sk), { ...item });
-      return previous;
-    },
-    async delete(pk, sk) {
-      const previous = items.get(key(pk, sk));
-      items.delete(key(pk, sk));
-      return previous;
-    },
-    async markConsumed(pk, sk, at) {
-      const item = items.get(key(pk, sk));
-      if (item) item.consumed = at;
-    },
-    async query(pk, prefix) {
-      const now = nowSeconds();
-      // Drop expired items as they are met, so a long-lived test process does not grow.
-      for (const [k, item] of items)
-        if (item.expires_at !== undefined && item.expires_at <= now) items.delete(k);
-      return [...items.values()]
-        .filter((item) => item.pk === pk && item.sk.startsWith(prefix))
-        .map((item) => ({ ...item }));
     },
   };
 }

@@ -2,9 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MemoryUser } from '../../test/doubles/in-memory-accounts.ts';
+import {
+  type RunningIdentityServer,
+  startTestIdentityServer,
+} from '../../test/doubles/test-identity-server.ts';
 import { BrowserSession, formsOf, type Page, textOf } from '../../test/support/browser-session.ts';
-import type { MemoryUser } from './in-memory-accounts.ts';
-import { type RunningIdentityServer, startTestIdentityServer } from './test-identity-server.ts';
 
 const invitee: MemoryUser = {
   id: 'user-ivy',

@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MemoryUser } from '../../test/doubles/in-memory-accounts.ts';
+import {
+  type RunningIdentityServer,
+  startTestIdentityServer,
+} from '../../test/doubles/test-identity-server.ts';
 import { BrowserSession, formsOf, type Page, textOf } from '../../test/support/browser-session.ts';
 import { authorizationAt } from '../../test/support/sign-in.ts';
 import type { ClientRecord } from './identity-directory.ts';
-import type { MemoryUser } from './in-memory-accounts.ts';
-import { type RunningIdentityServer, startTestIdentityServer } from './test-identity-server.ts';
 
 const callback = 'http://127.0.0.1:8765/callback';
 const acmeWeb: ClientRecord = {

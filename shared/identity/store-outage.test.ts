@@ -8,14 +8,15 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inMemoryDirectory } from '../../test/doubles/in-memory-directory.ts';
+import { memoryAdapterFactory } from '../../test/doubles/memory-oidc-storage.ts';
 import { BrowserSession, formsOf } from '../../test/support/browser-session.ts';
 import { resetConfig } from '../config.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { DataError } from '../data/data-error.ts';
 import type { AccountService } from './accounts.ts';
-import { inMemoryDirectory } from './identity-directory.ts';
 import { createIdentityServer } from './identity-server.ts';
-import { IdentityStoreUnavailable, memoryAdapterFactory, oidcAdapterFactory } from './oidc-storage.ts';
+import { IdentityStoreUnavailable, oidcAdapterFactory } from './oidc-storage.ts';
 import { fileSigningKeyStore } from './signing-keys.ts';
 
 const callback = 'http://127.0.0.1:8765/callback';

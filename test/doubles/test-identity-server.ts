@@ -3,11 +3,12 @@
  * what unit tests of the provider's flows drive over real HTTP. Not used by the service.
  */
 import { createServer, type Server } from 'node:http';
-import { type ClientRecord, inMemoryDirectory } from './identity-directory.ts';
-import { createIdentityServer } from './identity-server.ts';
+import type { ClientRecord } from '../../shared/identity/identity-directory.ts';
+import { createIdentityServer } from '../../shared/identity/identity-server.ts';
+import { fileSigningKeyStore } from '../../shared/identity/signing-keys.ts';
 import { type InMemoryAccounts, inMemoryAccounts, type MemoryUser } from './in-memory-accounts.ts';
-import { memoryAdapterFactory } from './oidc-storage.ts';
-import { fileSigningKeyStore } from './signing-keys.ts';
+import { inMemoryDirectory } from './in-memory-directory.ts';
+import { memoryAdapterFactory } from './memory-oidc-storage.ts';
 
 export interface RunningIdentityServer {
   authUrl: string;

@@ -1,6 +1,6 @@
 /**
  * An AccountService over fixed users in memory, for unit tests of the provider. It keeps the
- * port's rules in their simplest form (accounts.ts): ACTIVE users of the client's workspace
+ * port's rules in their simplest form (shared/identity/accounts.ts): ACTIVE users of the client's workspace
  * sign in with their password; blocked and inactive states show only with the right password;
  * `maxFailures` consecutive failures block; a throttled address is refused before anything.
  * The users domain (shared/domain/users/account.service.ts) is the real implementation.
@@ -11,7 +11,7 @@ import type {
   SetPasswordOutcome,
   SignInAttempt,
   SignInOutcome,
-} from './accounts.ts';
+} from '../../shared/identity/accounts.ts';
 
 export interface MemoryUser {
   id: string;
