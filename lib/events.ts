@@ -14,7 +14,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { outboxEntity } from '../shared/data/outbox.ts';
-import type { ConsumerGroup } from '../shared/events/consumers.ts';
+import type { ConsumerGroup } from '../shared/events/consumer-groups.ts';
 import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -75,9 +75,10 @@ export class Events extends Construct {
   constructor(scope: Construct, id: string, props: EventsProps) {
     super(scope, id);
 
-    // One function and event source mapping per consumer group (shared/events/consumers.ts),
-    // so the live group (webhook dispatch) never waits for the audit log's writes. Two readers
-    // per shard is what DynamoDB Streams serves without throttling.
+    // One function and event source mapping per consumer group
+    // (functions/stream-processor/consumers.ts), so the live group (webhook dispatch) never
+    // waits for the audit log's writes. Two readers per shard is what DynamoDB Streams serves
+    // without throttling.
     this.streamProcessor = this.streamConsumer(
       props,
       'StreamProcessor',

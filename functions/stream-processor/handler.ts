@@ -1,12 +1,13 @@
 /**
  * Lambda on the table's stream (the outbox): hands domain events to one consumer group
- * (FSM_STREAM_CONSUMERS: `records` or `live`, shared/events/consumers.ts). Each group is its own
- * function with its own event source mapping, so the groups never wait for each other.
+ * (FSM_STREAM_CONSUMERS: `records` or `live`, consumers.ts). Each group is its own function
+ * with its own event source mapping, so the groups never wait for each other.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { consumerGroups, isConsumerGroup } from '../../shared/events/consumers.ts';
+import { isConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
 import { logger } from '../../shared/observability/logger.ts';
+import { consumerGroups } from './consumers.ts';
 
 const group = process.env.FSM_STREAM_CONSUMERS;
 if (!isConsumerGroup(group)) {

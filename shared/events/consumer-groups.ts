@@ -1,7 +1,8 @@
 /**
- * The names of the stream's consumer groups (consumers.ts says what each group holds). Apart
- * from the consumers, so that what only needs the names (the bundle benchmark, which measures
- * one stream processor per group) does not load every consumer and its AWS clients.
+ * The names of the stream's consumer groups (functions/stream-processor/consumers.ts says what
+ * each group holds). Apart from the consumers, so that what only needs the names (the CDK
+ * stacks, the bundle benchmark, which measures one stream processor per group) does not load
+ * every consumer and its AWS clients.
  */
 export const consumerGroupNames = ['records', 'live'] as const;
 

@@ -140,7 +140,7 @@ function directoryClientAdapter(directory: IdentityDirectory, realm: string): Ad
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Adapter logic over a small item store (DynamoDB, or memory in tests).                                 */
+/* Adapter logic over a small item store (DynamoDB here; a test may bring its own).             */
 
 /** An item as the adapters store it: a model instance or a pointer to one. */
 export interface StoredItem {
