@@ -1,5 +1,5 @@
 /**
- * The billing function's payment provider on AWS (shared/billing/payment-provider.ts). With
+ * The billing function's payment provider on AWS (functions/billing/payment-provider.ts). With
  * `stripeSecretArn` in the environment's settings it bills with Stripe: FSM_BILLING_PROVIDER
  * =stripe, FSM_STRIPE_SECRET_ARN, and secretsmanager:GetSecretValue on exactly that secret, for
  * this function alone. Without it the deployment has no provider (FSM_BILLING_PROVIDER=none):

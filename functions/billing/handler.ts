@@ -1,10 +1,13 @@
 /** Billing: parse, call the domain, respond. */
-import { providerChoice } from '../../shared/billing/payment-provider.ts';
+import { usePaymentProvider } from '../../shared/billing/payment-provider.ts';
 import * as billing from '../../shared/domain/billing/billing.service.ts';
 import { bodyText, header } from '../../shared/http/api-gateway.ts';
 import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { ProblemError } from '../../shared/http/problem.ts';
 import { billingRoutes } from '../../shared/routes/groups/billing.routes.ts';
+import { chosenPaymentProvider, providerChoice } from './payment-provider.ts';
+
+usePaymentProvider(chosenPaymentProvider);
 
 /** The local provider's pages exist only where it is the provider. */
 async function localPortal() {

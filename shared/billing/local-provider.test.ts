@@ -1,10 +1,9 @@
 /**
- * The local provider's portal actions (what each button does to the customer) and the choice of
- * provider from FSM_BILLING_PROVIDER. The table-backed parts run in test/integration/billing.test.ts.
+ * The local provider's portal actions (what each button does to the customer). The table-backed
+ * parts run in test/integration/billing.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { applyAction, type LocalCustomer } from './local-provider.ts';
-import { providerChoice } from './payment-provider.ts';
 
 const customer: LocalCustomer = {
   id: 'cus_local_1',
@@ -62,20 +61,5 @@ describe('Local provider: portal actions', () => {
 
     expect(ok).toBe(false);
     expect(after).toEqual(owing);
-  });
-});
-
-describe('Payment provider: choice', () => {
-  it.each([
-    { value: undefined, choice: 'local' },
-    { value: '', choice: 'local' },
-    { value: 'Stripe', choice: 'stripe' },
-    { value: 'none', choice: 'none' },
-  ])('FSM_BILLING_PROVIDER=$value is $choice', ({ value, choice }) => {
-    expect(providerChoice(value === undefined ? {} : { FSM_BILLING_PROVIDER: value })).toBe(choice);
-  });
-
-  it('refuses an unknown provider', () => {
-    expect(() => providerChoice({ FSM_BILLING_PROVIDER: 'paypal' })).toThrow(/local, stripe or none/);
   });
 });

@@ -1,32 +1,20 @@
 /**
- * The payment-provider port: what the billing module needs of whoever collects the money. Two
- * adapters, chosen once per container by FSM_BILLING_PROVIDER:
+ * The payment-provider port: what the billing module needs of whoever collects the money, and
+ * the contract every adapter keeps. Adapters: local-provider.ts (a stand-in that keeps the
+ * provider's state in the table and serves its portal pages on the service's own origin, for
+ * `npm start` and the tests) and stripe-provider.ts (Stripe customers and customer-portal
+ * sessions). Which one a container bills with is wired where billing runs
+ * (functions/billing/payment-provider.ts, from FSM_BILLING_PROVIDER), through
+ * `usePaymentProvider`; the billing service asks `paymentProvider()`.
  *
- * - `local` (the default, so `npm start` and the tests): local-provider.ts, a stand-in that
- *   keeps the provider's state in the table and serves its portal pages on the service's own
- *   origin (GET/POST /billing-portal/{session_id});
- * - `stripe`: stripe-provider.ts, Stripe customers and customer-portal sessions, its secret key
- *   read from Secrets Manager (FSM_STRIPE_SECRET_ARN);
- * - `none`: no provider (what a deployment without a Stripe secret gets, lib/api.ts): the
- *   profile still works, the provider operations answer 503.
- *
- * The contract every adapter keeps:
- * - `createCustomer` makes the provider's customer record of a workspace from its billing
- *   details and answers its id; the caller stores the link (billing-account.store.ts) and may
- *   call it again for the same workspace after a crash, so an adapter makes it idempotent when
- *   the provider lets it (Stripe: an idempotency key per workspace).
- * - `updateCustomer` replaces the customer's billing details with these: a field absent here is
- *   cleared at the provider too.
- * - `createSession` answers a short-lived URL of the provider's portal (`portal`: everything,
- *   `payment_method`: straight to adding a payment method) and when it stops working.
- * - `checkStanding` asks whether the customer's account is in good standing or past due.
- * - Every failure reaches the caller as a PaymentProviderError with one of its closed codes;
- *   nothing above the port sees an SDK error.
+ * A new adapter implements `PaymentProvider` as documented below, method by method, and
+ * reports every failure as a `PaymentProviderError` with one of its closed codes: nothing
+ * above the port sees an SDK error.
  */
-import { config } from '../config.ts';
 
 /** A workspace's billing details as the provider keeps them (from the billing profile). */
 export interface CustomerDetails {
+  /** The workspace the customer record belongs to; one customer per workspace. */
   workspaceId: string;
   fullName?: string;
   businessName?: string;
@@ -38,16 +26,19 @@ export interface CustomerDetails {
     city?: string;
     postalCode?: string;
     stateProvince?: string;
+    /** ISO 3166-1 alpha-2. */
     countryCode?: string;
   };
 }
 
+/** `portal`: everything the provider's portal offers; `payment_method`: straight to adding one. */
 export type SessionKind = 'portal' | 'payment_method';
 
 /** GOOD_STANDING: nothing is overdue. PAST_DUE: a payment failed or an invoice is overdue. */
 export type AccountStanding = 'GOOD_STANDING' | 'PAST_DUE';
 
 export interface PortalSession {
+  /** Where to send the customer's browser; opens the provider's portal for this customer. */
   url: string;
   /** ISO 8601: when the URL stops opening the portal. */
   expiresAt: string;
@@ -59,10 +50,48 @@ export interface Standing {
 }
 
 export interface PaymentProvider {
+  /** Which adapter this is; stored with the customer link, so a change of provider is noticed. */
   readonly name: 'local' | 'stripe';
+
+  /**
+   * Makes the provider's customer record of a workspace from its billing details and answers
+   * its id. The caller stores the link (the billing store) and may call this again for the
+   * same workspace after a crash between the two, so an adapter makes it idempotent where the
+   * provider lets it (Stripe: an idempotency key of the workspace and the details).
+   *
+   * @param details the workspace's billing details; absent fields are not sent.
+   * @returns the provider's customer id, stored and passed to every other method.
+   * @throws PaymentProviderError `unavailable` (retry later) or `rejected`.
+   */
   createCustomer(details: CustomerDetails): Promise<string>;
+
+  /**
+   * Replaces the customer's billing details with these: a field absent here is cleared at the
+   * provider too. Called after every change of the billing profile, and again for a change
+   * that could not be sent before (the billing store keeps the sync owed).
+   *
+   * @throws PaymentProviderError `unavailable`, `customer-missing` (deleted at the provider) or
+   *   `rejected`.
+   */
   updateCustomer(customerId: string, details: CustomerDetails): Promise<void>;
+
+  /**
+   * A short-lived URL of the provider's portal for this customer.
+   *
+   * @param kind `portal` or `payment_method` (see SessionKind).
+   * @param returnUrl where the portal sends the customer back; undefined: the adapter's default.
+   * @returns the URL and when it stops working.
+   * @throws PaymentProviderError `unavailable`, `customer-missing` or `rejected`.
+   */
   createSession(customerId: string, kind: SessionKind, returnUrl: string | undefined): Promise<PortalSession>;
+
+  /**
+   * Whether the customer's account is in good standing or past due, and whether it has a
+   * payment method: what unlocks a billing-locked workspace. Asks the provider every time (no
+   * cache): a recheck comes right after the customer says they paid.
+   *
+   * @throws PaymentProviderError `unavailable`, `customer-missing` or `rejected`.
+   */
   checkStanding(customerId: string): Promise<Standing>;
 }
 
@@ -82,54 +111,38 @@ export class PaymentProviderError extends Error {
   }
 }
 
-export type ProviderChoice = 'local' | 'stripe' | 'none';
+/** What the wiring hands over: builds this container's provider, or undefined for none. */
+export type PaymentProviderSource = () => Promise<PaymentProvider | undefined>;
 
-/** FSM_BILLING_PROVIDER: `local` when unset; anything unknown is a configuration error. */
-export function providerChoice(env: NodeJS.ProcessEnv = process.env): ProviderChoice {
-  const value = (env.FSM_BILLING_PROVIDER ?? 'local').trim().toLowerCase() || 'local';
-  if (value === 'local' || value === 'stripe' || value === 'none') return value;
-  throw new Error(`FSM_BILLING_PROVIDER must be local, stripe or none, not ${value}`);
-}
-
-let chosen: Promise<PaymentProvider | undefined> | undefined;
+let source: PaymentProviderSource | undefined;
+let built: Promise<PaymentProvider | undefined> | undefined;
 
 /**
- * The provider of this container, built once (the Stripe adapter reads its secret then). The
- * adapters are imported on demand, so a container never loads the one it does not use. A
- * failed build (Secrets Manager unreachable) is not kept: the next request tries again.
+ * Where this container's provider comes from, said once by the wiring of whatever runs billing
+ * (functions/billing/payment-provider.ts). Saying it again replaces the provider.
+ */
+export function usePaymentProvider(next: PaymentProviderSource): void {
+  source = next;
+  built = undefined;
+}
+
+/**
+ * The provider of this container, built once on first use (the Stripe adapter reads its
+ * secret then); undefined where the deployment has none. A failed build (Secrets Manager
+ * unreachable) is not kept: the next call tries again.
  */
 export function paymentProvider(): Promise<PaymentProvider | undefined> {
-  if (!chosen) {
-    chosen = buildProvider(providerChoice());
-    chosen.catch(() => {
-      chosen = undefined;
+  if (!source) {
+    return Promise.reject(
+      new Error('no payment provider is wired: functions/billing/payment-provider.ts says which one'),
+    );
+  }
+  if (!built) {
+    const attempt = source();
+    built = attempt;
+    attempt.catch(() => {
+      if (built === attempt) built = undefined;
     });
   }
-  return chosen;
-}
-
-/** Tests (and the local stack after changing the environment) start over. */
-export function resetPaymentProvider(): void {
-  chosen = undefined;
-}
-
-async function buildProvider(choice: ProviderChoice): Promise<PaymentProvider | undefined> {
-  switch (choice) {
-    case 'none':
-      return undefined;
-    case 'local': {
-      const { localProvider } = await import('./local-provider.ts');
-      return localProvider();
-    }
-    case 'stripe': {
-      const { stripeProviderFromSecret } = await import('./stripe-provider.ts');
-      const secretArn = process.env.FSM_STRIPE_SECRET_ARN;
-      if (!secretArn) throw new Error('FSM_BILLING_PROVIDER=stripe needs FSM_STRIPE_SECRET_ARN');
-      return stripeProviderFromSecret(secretArn, config().region);
-    }
-    default: {
-      const exhaustive: never = choice;
-      return exhaustive;
-    }
-  }
+  return built;
 }
