@@ -13,37 +13,19 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
-  S3Client,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { DataError } from '../data/data-error.ts';
 import { isUnavailable } from '../data/table.ts';
-import { deadlineConfig, withTotalDeadline } from './client-deadlines.ts';
+import { s3Client } from './clients.ts';
 
 let client: S3Client | undefined;
 
 export function s3(): S3Client {
-  if (client) return client;
-  const { endpoints, region } = config();
-  client = withTotalDeadline(
-    new S3Client({
-      region,
-      ...(endpoints.s3
-        ? {
-            endpoint: endpoints.s3,
-            // The emulator serves buckets by path, not by host name.
-            forcePathStyle: true,
-            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          }
-        : {}),
-      // No checksum on every PutObject: the objects are small and written once.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      ...deadlineConfig(),
-    }),
-  );
+  client ??= s3Client();
   return client;
 }
 

@@ -22,9 +22,9 @@
  *   the function's 10 s.
  */
 import { createHash } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import Stripe from 'stripe';
-import { deadlineConfig } from '../aws/client-deadlines.ts';
+import { secretsManagerClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import {
   type CustomerDetails,
@@ -175,7 +175,8 @@ export async function stripeProviderFromSecret(
     defaultReturnUrl?: string;
   } = {},
 ): Promise<PaymentProvider> {
-  const secrets = options.secrets ?? new SecretsManagerClient({ region, ...deadlineConfig() });
+  // Read once per container, at its first billing call: retried by the next call, not in total.
+  const secrets = options.secrets ?? secretsManagerClient({ region, deadlines: 'attempt' });
   const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }));
   const stripe = new Stripe(secretKeyOf(SecretString), {
     maxNetworkRetries: 1,

@@ -1,16 +1,15 @@
 /**
  * The DynamoDB clients of this container. Created once and reused: on Lambda the connection
  * survives between invocations, locally it points at DynamoDB Local. Every call has the
- * deadlines of ../aws/client-deadlines.ts, so a hanging store answers 503 within seconds.
+ * deadlines of ../aws/client-deadlines.ts, so a hanging store answers 503 within seconds
+ * (the client is built by ../aws/clients.ts, as every SDK client is).
  *
  * A small middleware counts the calls made inside `countingDynamoCalls` so the local stack can
  * report what a request cost; outside such a scope it does nothing but one lookup.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
-import { withoutPerCallExtras } from '../aws/lean-client.ts';
+import { dynamoDbClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -47,21 +46,9 @@ function capacityUnits(consumed: unknown): number {
 
 export function dynamo(): DynamoDBDocumentClient {
   if (documentClient) return documentClient;
-  const { endpoints, region } = config();
-  const client = withTotalDeadline(
-    new DynamoDBClient({
-      region,
-      ...(endpoints.dynamodb
-        ? { endpoint: endpoints.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-      ...deadlineConfig(),
-      // The table's endpoint is regional (or DynamoDB Local): resolving account-based
-      // endpoints per call costs CPU on every request and buys nothing here.
-      accountIdEndpointMode: 'disabled',
-    }),
-  );
-  // Measured (bench/api-latency.bench.ts): about 0.1 ms of CPU per call less.
-  withoutPerCallExtras(client);
+  // Built by ../aws/clients.ts: the emulator or AWS, the deadlines, the lean middleware stack
+  // (measured with bench/api-latency.bench.ts: about 0.1 ms of CPU per call less).
+  const client = dynamoDbClient();
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const scoped = callScope.getStore();

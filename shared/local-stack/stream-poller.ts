@@ -10,11 +10,9 @@
  * stream-batches.ts (handing a page to the consumers with Lambda's retry rules),
  * stream-checkpoints.ts (where a restart resumes), stream-records.ts (Lambda's record shape).
  */
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
-import { withoutPerCallExtras } from '../aws/lean-client.ts';
-import { DEFAULT_REGION, LOCAL_CREDENTIALS } from './create-resources.ts';
+import { dynamoDbStreamsClient } from '../aws/clients.ts';
+import { DEFAULT_REGION } from './create-resources.ts';
 import type { BatchDispatch, BatchResult } from './stream-batches.ts';
 import { StreamCheckpoints } from './stream-checkpoints.ts';
 import { describeError, type PollerLog } from './stream-poller-log.ts';
@@ -64,16 +62,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const log = safeLog(opts);
   // The service's deadlines: a hanging DynamoDB Local fails a poll (retried on the next tick)
   // instead of stopping the poller for as long as it hangs.
-  const streams = withTotalDeadline(
-    withoutPerCallExtras(
-      new DynamoDBStreamsClient({
-        endpoint: opts.endpoint,
-        region,
-        credentials: LOCAL_CREDENTIALS,
-        ...deadlineConfig(),
-      }),
-    ),
-  );
+  const streams = dynamoDbStreamsClient({ endpoint: opts.endpoint, region });
   const abort = new AbortController();
   const send = { abortSignal: abort.signal };
 

@@ -3,21 +3,18 @@
  * Locally there is one node, so queues and subscriptions of earlier runs (a killed `npm start`
  * cannot remove its own) are removed here before this run subscribes its own.
  */
-import {
-  CreateTopicCommand,
-  ListSubscriptionsByTopicCommand,
-  SNSClient,
-  UnsubscribeCommand,
-} from '@aws-sdk/client-sns';
-import { DeleteQueueCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DEFAULT_REGION, LOCAL_CREDENTIALS } from './create-resources.ts';
+import { CreateTopicCommand, ListSubscriptionsByTopicCommand, UnsubscribeCommand } from '@aws-sdk/client-sns';
+import { DeleteQueueCommand, ListQueuesCommand } from '@aws-sdk/client-sqs';
+import { snsClient, sqsClient } from '../aws/clients.ts';
+import { DEFAULT_REGION } from './create-resources.ts';
 
 export const localStreamTopic = 'fsm-stream';
 
 export async function createStreamTopic(endpoint: string): Promise<string> {
-  const options = { endpoint, region: DEFAULT_REGION, credentials: LOCAL_CREDENTIALS };
-  const sns = new SNSClient(options);
-  const sqs = new SQSClient(options);
+  // A step of the start-up, retried as a whole (start-up-retry.ts): deadlines per attempt.
+  const options = { endpoint, region: DEFAULT_REGION, deadlines: 'attempt' } as const;
+  const sns = snsClient(options);
+  const sqs = sqsClient(options);
   try {
     const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: localStreamTopic }));
     if (!TopicArn) throw new Error('CreateTopic returned no ARN');

@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { sesClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { logger } from '../observability/logger.ts';
 import { MailError } from './mail-error.ts';
@@ -74,10 +74,7 @@ export function fileMailer(
   };
 }
 
-export function sesMailer(
-  from: string,
-  client = withTotalDeadline(new SESv2Client({ region: config().region, ...deadlineConfig() })),
-): Mailer {
+export function sesMailer(from: string, client = sesClient()): Mailer {
   return {
     async send(message) {
       await client.send(

@@ -6,7 +6,12 @@
  * limits and its cost.
  */
 import { randomUUID } from 'node:crypto';
-import { PublishBatchCommand, SNSClient, SubscribeCommand, UnsubscribeCommand } from '@aws-sdk/client-sns';
+import {
+  PublishBatchCommand,
+  type SNSClient,
+  SubscribeCommand,
+  UnsubscribeCommand,
+} from '@aws-sdk/client-sns';
 import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
@@ -14,27 +19,15 @@ import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
   SetQueueAttributesCommand,
-  SQSClient,
 } from '@aws-sdk/client-sqs';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
-import { withoutPerCallExtras } from '../aws/lean-client.ts';
-import { config } from '../config.ts';
+import { snsClient as buildSnsClient, sqsClient } from '../aws/clients.ts';
 import type { EventConsumer } from '../events/consumers.ts';
 import type { DomainEvent } from '../events/domain-event.ts';
 import { streamMessageOf } from './stream-kinds.ts';
 
-function clientOptions(endpoint: string | undefined) {
-  const { region } = config();
-  return {
-    region,
-    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    ...deadlineConfig(),
-  };
-}
-
 let sns: SNSClient | undefined;
 const snsClient = () => {
-  sns ??= withTotalDeadline(withoutPerCallExtras(new SNSClient(clientOptions(config().endpoints.sqs))));
+  sns ??= buildSnsClient();
   return sns;
 };
 
@@ -96,12 +89,7 @@ export async function subscribeNode(opts: {
 }): Promise<StreamSubscription> {
   // Long polls wait up to 2 s by design: the request deadline must be longer than the wait,
   // or a poll that was about to return messages is cut off and they stay hidden.
-  const sqs = withoutPerCallExtras(
-    new SQSClient({
-      ...clientOptions(config().endpoints.sqs),
-      requestHandler: { connectionTimeout: 1_000, requestTimeout: 10_000, throwOnRequestTimeout: true },
-    }),
-  );
+  const sqs = sqsClient({ deadlines: 'long-poll' });
   const node = `${opts.queuePrefix}-${randomUUID().slice(0, 8)}`;
   const { QueueUrl } = await sqs.send(
     new CreateQueueCommand({

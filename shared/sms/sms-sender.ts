@@ -13,9 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
-import { config } from '../config.ts';
+import { PublishCommand } from '@aws-sdk/client-sns';
+import { snsClient } from '../aws/clients.ts';
 import { logger } from '../observability/logger.ts';
 import { SmsError } from './sms-error.ts';
 
@@ -62,9 +61,7 @@ export function fileSmsSender(dir: string, onSent?: (file: string, message: SmsM
   };
 }
 
-export function snsSmsSender(
-  client = withTotalDeadline(new SNSClient({ region: config().region, ...deadlineConfig() })),
-): SmsSender {
+export function snsSmsSender(client = snsClient()): SmsSender {
   return {
     async send(message) {
       await client.send(

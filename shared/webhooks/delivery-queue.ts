@@ -5,9 +5,8 @@
  * DelaySeconds, and a message received before it is due sends itself on for the rest of the
  * wait (a hop of at most 900 s). docs/webhook-delivery.md has the design and its cost.
  */
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { deadlineConfig, withTotalDeadline } from '../aws/client-deadlines.ts';
-import { withoutPerCallExtras } from '../aws/lean-client.ts';
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { sqsClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import type { DeliveryMessage } from './delivery-message.ts';
 import { maxDelaySeconds } from './retry-schedule.ts';
@@ -17,19 +16,7 @@ export type { DeliveryMessage } from './delivery-message.ts';
 let client: SQSClient | undefined;
 
 function sqs(): SQSClient {
-  if (client) return client;
-  const { endpoints, region } = config();
-  client = withTotalDeadline(
-    withoutPerCallExtras(
-      new SQSClient({
-        region,
-        ...(endpoints.sqs
-          ? { endpoint: endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-          : {}),
-        ...deadlineConfig(),
-      }),
-    ),
-  );
+  client ??= sqsClient();
   return client;
 }
 
