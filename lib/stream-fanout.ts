@@ -18,7 +18,10 @@ import { type CfnTopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import type { EnvironmentName } from './environments.ts';
 
-/** `fsm-<env>-stream`: the task's queues are `<prefix>-<task id>-<random>` (bin/serve-container.ts). */
+/**
+ * `fsm-<env>-stream`: the task's queues are `<prefix>-<task id>-<random>`
+ * (shared/realtime/task-stream.ts).
+ */
 export function streamQueuePrefix(envName: EnvironmentName): string {
   return `fsm-${envName}-stream`;
 }
@@ -26,8 +29,8 @@ export function streamQueuePrefix(envName: EnvironmentName): string {
 /**
  * What a task does to its own queue (shared/realtime/fanout.ts: create, let the topic send to
  * it, long-poll, delete messages, delete the queue at stop), and what the sweep of queues left
- * by crashed tasks needs (bin/serve-container.ts: find a queue by name, read and refresh its
- * `fsm:alive-at` tag). DeleteMessageBatch is authorised by sqs:DeleteMessage.
+ * by crashed tasks needs (shared/realtime/node-queues.ts: find a queue by name, read and
+ * refresh its `fsm:alive-at` tag). DeleteMessageBatch is authorised by sqs:DeleteMessage.
  */
 export const streamQueueActions = [
   'sqs:CreateQueue',
