@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
 
 const samples = Number(process.env.BENCH_SAMPLES ?? 400);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);

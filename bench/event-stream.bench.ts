@@ -19,7 +19,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
 
 const { values } = parseArgs({
   options: {

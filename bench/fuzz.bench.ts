@@ -1,7 +1,7 @@
 /**
- * `npm run bench:fuzz [-- --seed N --requests N --concurrency N]`: the fuzz run of
- * test/support/fuzz against a fresh local stack, longer than the test's: every operation of the
- * published OpenAPI document with plausible and hostile input, eight requests in flight.
+ * `npm run bench:fuzz [-- --seed N --requests N --concurrency N]`: the fuzz run of test/fuzz
+ * against a fresh local stack, longer than the test's: every operation of the published
+ * OpenAPI document with plausible and hostile input, eight requests in flight.
  * Prints throughput, latency and every finding (5xx, hangs, answers that are not problem
  * documents, undocumented statuses, responses that break their schema). Exit code 1 on findings.
  */
@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runFuzz, summarize } from '../test/support/fuzz/api-fuzzer.ts';
-import { fuzzTarget } from '../test/support/fuzz/fuzz-workspace.ts';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
+import { runFuzz, summarize } from '../test/fuzz/api-fuzzer.ts';
+import { fuzzTarget } from '../test/fuzz/fuzz-workspace.ts';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
 
 const { values } = parseArgs({
   options: {

@@ -7,7 +7,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
 
 const svc = await startService({ DATA_DIR: await mkdtemp(join(tmpdir(), 'lp-')), LOG_LEVEL: 'warn' });
 const B = svc.baseUrl;

@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService } from '../test/support/service-process.ts';
+import { startService } from '../shared/local-stack/service-process.ts';
 
 const samples = Number(process.env.BENCH_SAMPLES ?? 40);
 const redirectUri = 'http://127.0.0.1:8765/callback';

@@ -33,7 +33,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ReceivedWebhook, startReceiver } from '../test/support/webhook-receiver.ts';
+import { type ReceivedWebhook, startReceiver } from '../test/doubles/webhook-receiver.ts';
 
 const { values } = parseArgs({
   options: {

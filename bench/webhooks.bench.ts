@@ -33,9 +33,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { type RunningService, startService } from '../shared/local-stack/service-process.ts';
 import type { DeliveryMessage } from '../shared/webhooks/delivery-queue.ts';
-import { type RunningService, startService } from '../test/support/service-process.ts';
-import { type Receiver, startReceiver } from '../test/support/webhook-receiver.ts';
+import { type Receiver, startReceiver } from '../test/doubles/webhook-receiver.ts';
 
 const { values } = parseArgs({
   options: {

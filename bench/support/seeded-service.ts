@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningService, startService } from '../../test/support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
 export interface BenchClient {
   client_id: string;

@@ -9,7 +9,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, eventually, problemType, tokenFor } from '../support/api.ts';
-import { type Receiver, startReceiver } from '../support/webhook-receiver.ts';
+import { type Receiver, startReceiver } from '../doubles/webhook-receiver.ts';
 
 let admin: string;
 let dispatcher: string;

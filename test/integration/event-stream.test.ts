@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService } from '../support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
 let service: RunningService;
 let dataDir: string;

@@ -1,5 +1,5 @@
 /**
- * The fuzz run of test/support/fuzz against a service of its own (its failed sign-ins would
+ * The fuzz run of test/fuzz against a service of its own (its failed sign-ins would
  * otherwise count against the address every other test signs in from): every published
  * operation with plausible and hostile input, eight in flight, with a fixed seed. Whatever the
  * input: no 5xx, no request left unanswered, every API error a problem document of a status the
@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FuzzTarget, runFuzz, summarize } from '../support/fuzz/api-fuzzer.ts';
-import { fuzzTarget } from '../support/fuzz/fuzz-workspace.ts';
-import { type RunningService, startService } from '../support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
+import { type FuzzTarget, runFuzz, summarize } from '../fuzz/api-fuzzer.ts';
+import { fuzzTarget } from '../fuzz/fuzz-workspace.ts';
 
 let service: RunningService;
 let dataDir: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { type RunningService, startService } from '../support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
 // A second service of its own, so stopping and restarting it does not disturb the shared one.
 const dataDir = await mkdtemp(join(tmpdir(), 'fsm-restart-'));

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../shared/local-stack/free-port.ts';
 import { eventually } from '../support/api.ts';
-import { type RunningService, startService } from '../support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
 const repository = resolve(import.meta.dirname, '..', '..');
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientDeadlines } from '../../shared/aws/client-deadlines.ts';
 import { maxWaitMs } from '../../shared/domain/keyed-mutex.ts';
 import { eventually } from '../support/api.ts';
-import { type RunningService, startService } from '../support/service-process.ts';
+import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
 /**
  * What a request may take while the store hangs: one store call's total deadline, plus one

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
-import { type ReceivedWebhook, startReceiver } from '../support/webhook-receiver.ts';
+import { type ReceivedWebhook, startReceiver } from '../doubles/webhook-receiver.ts';
 
 let admin: string;
 let dispatcher: string;

@@ -7,9 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startService } from '../../shared/local-stack/service-process.ts';
 import { startDnsServer } from './dns-server.ts';
 import { clearObservedAnswers } from './observed-answers.ts';
-import { startService } from './service-process.ts';
 
 /**
  * Names the service resolves through the test DNS server (FSM_WEBHOOK_DNS_SERVERS), so webhook

@@ -1,6 +1,7 @@
 /**
  * The service as a separate process, started exactly as a user starts it (`node bin/start.ts`,
- * the `npm start` entry point), resolved once it printed its ready line.
+ * the `npm start` entry point), resolved once it printed its ready line: how the integration
+ * tests (test/support/global-setup.ts) and the benchmarks (bench/) run the local stack.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';

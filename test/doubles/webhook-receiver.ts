@@ -1,6 +1,7 @@
 /**
  * A webhook receiver whose answers the test controls: every request is recorded with its raw
- * body and headers, and `answer` decides each response (status, headers, delay).
+ * body and headers, and `answer` decides each response (status, headers, delay). The webhook
+ * benchmarks (bench/webhooks.bench.ts, bench/webhook-crash.bench.ts) receive with it too.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -11,10 +11,13 @@
  * - `undocumented-status`: a status the operation does not declare (nor a `default`)
  * - `response-schema`: a 2xx body the route's own response schema refuses
  * - `location`: a 201 without an absolute Location
+ *
+ * The fuzz client: this file and fuzz-workspace.ts are what test/integration/fuzz.test.ts and
+ * bench/fuzz.bench.ts use; json-schema-values.ts is its own.
  */
 import type * as z from 'zod';
-import type { RouteSpec } from '../../../shared/http/route-spec.ts';
-import { routes } from '../../../shared/routes/route-table.ts';
+import type { RouteSpec } from '../../shared/http/route-spec.ts';
+import { routes } from '../../shared/routes/route-table.ts';
 import {
   deeplyNested,
   hostileValue,
