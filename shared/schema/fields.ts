@@ -1,7 +1,7 @@
 /**
  * Field schemas shared by every resource, so each convention of SPEC.md is written once:
- * blank strings are `field-required`, colours, RFC 3339 timestamps normalised to UTC,
- * lock_version. Phone numbers live in phone-number.ts, so only the functions that take them
+ * blank strings are `field-required`, e-mail addresses, coordinates, colours, RFC 3339
+ * timestamps normalised to UTC, lock_version. Phone numbers live in phone-number.ts, so only the functions that take them
  * bundle libphonenumber's metadata.
  */
 import * as z from 'zod';
@@ -13,37 +13,75 @@ const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const controlCharacters = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
+/**
+ * A string that must not be blank: blank or whitespace-only is `field-required`, never
+ * "absent". `then` checks a value that is not blank further (its length, its format).
+ */
+export function nonBlank(then?: (ctx: z.core.ParsePayload<string>) => void) {
+  return z.string().check((ctx) => {
+    if (ctx.value.trim().length === 0) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: 'must not be blank',
+        params: requiredIssue,
+      });
+    } else then?.(ctx);
+  });
+}
+
 /** A string that must carry text: blank or whitespace-only is `field-required`, never "absent". */
 export function text(options: { max?: number; min?: number } = {}) {
   const { max = 255, min = 1 } = options;
   return (
-    z
-      .string()
-      .check((ctx) => {
-        if (ctx.value.trim().length === 0) {
-          ctx.issues.push({
-            code: 'custom',
-            input: ctx.value,
-            message: 'must not be blank',
-            params: requiredIssue,
-          });
-        } else if (ctx.value.length < min || ctx.value.length > max) {
-          ctx.issues.push({
-            code: 'custom',
-            input: ctx.value,
-            message: `must be ${min} to ${max} characters long`,
-          });
-        } else if (controlCharacters.test(ctx.value)) {
-          ctx.issues.push({
-            code: 'custom',
-            input: ctx.value,
-            message: 'must not contain control characters',
-          });
-        }
-      })
+    nonBlank((ctx) => {
+      if (ctx.value.length < min || ctx.value.length > max) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: `must be ${min} to ${max} characters long`,
+        });
+      } else if (controlCharacters.test(ctx.value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'must not contain control characters',
+        });
+      }
+    })
       // `\S` (unanchored): at least one character that is not white space, i.e. not blank.
       .meta({ minLength: min, maxLength: max, pattern: '\\S' })
   );
+}
+
+/** What e-mail addresses are checked against: a local part, `@`, a domain with a dot. */
+const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+/**
+ * An e-mail address as written to the service: text of at most 254 characters, checked, and
+ * stored lower-cased (addresses compare case-insensitively). `pattern`: a stricter check where
+ * one has always applied (the admin plane's owner address).
+ */
+export function emailAddress(options: { pattern?: RegExp } = {}) {
+  const pattern = options.pattern ?? emailPattern;
+  return text({ max: 254 })
+    .check((ctx) => {
+      if (ctx.value.trim() && !pattern.test(ctx.value)) {
+        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be an e-mail address' });
+      }
+    })
+    .transform((value) => value.toLowerCase())
+    .meta({ format: 'email' });
+}
+
+/** WGS 84 latitude in degrees. */
+export function latitude() {
+  return z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' });
+}
+
+/** WGS 84 longitude in degrees. */
+export function longitude() {
+  return z.number().min(-180).max(180).meta({ description: 'WGS 84 longitude in degrees, -180..180.' });
 }
 
 const hexPattern = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;

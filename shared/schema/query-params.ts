@@ -63,6 +63,15 @@ export function numberParam(min: number, max: number) {
   });
 }
 
+/**
+ * `search`: words to find, at most `max` characters; what a word matches (the start of a word
+ * of which fields) is the list's own, said in `description`. Optional: omitted, nothing is
+ * searched.
+ */
+export function searchParam(description: string, max = 200) {
+  return z.string().max(max).optional().meta({ description });
+}
+
 export function booleanParam() {
   return z.enum(['true', 'false']).transform((v) => v === 'true');
 }

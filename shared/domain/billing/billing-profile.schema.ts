@@ -6,7 +6,7 @@
  * BillingStatus.
  */
 import * as z from 'zod';
-import { lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { emailAddress, lockVersion, storedVersion, text } from '../../schema/fields.ts';
 import { countryCode, storedCountryCode } from '../cases/country-code.ts';
 
 /** The fields invoicing needs (besides a name: full name or business name). */
@@ -38,20 +38,6 @@ export type ProfileField = (typeof profileFields)[number];
 
 /** Stripe's limit for customer names, so every name the profile takes reaches the provider. */
 export const maxNameLength = 150;
-
-const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-
-/** The address invoices go to: checked, stored lower-cased. */
-function invoiceEmail() {
-  return text({ max: 254 })
-    .check((ctx) => {
-      if (ctx.value.trim() && !emailPattern.test(ctx.value)) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be an e-mail address' });
-      }
-    })
-    .transform((value) => value.toLowerCase())
-    .meta({ format: 'email' });
-}
 
 /** A VAT (or other tax) number without its separators: `de 123.456-789` → `DE123456789`. */
 export function normalisedVatNumber(value: string): string {
@@ -144,7 +130,7 @@ export const UpdateBillingProfileSchema = z
       .meta({
         description: `ISO 3166-1 alpha-2 (any letter case, stored upper-cased). Required for invoicing: null is 422 field-required. ${readOnlyAfterSignup}`,
       }),
-    billing_email: invoiceEmail().optional().meta({
+    billing_email: emailAddress().optional().meta({
       description: 'Receives the PDF invoices. Required for invoicing: null is 422 field-required.',
     }),
     billing_address_line1: line()

@@ -6,7 +6,7 @@
  * CaseLocation.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { dateTime, latitude, lockVersion, longitude, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { casePriorities, caseStatuses } from './case-enums.ts';
@@ -36,8 +36,8 @@ export const CaseAddressSchema = z
 
 export const CaseLocationSchema = z
   .object({
-    latitude: z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' }),
-    longitude: z.number().min(-180).max(180).meta({ description: 'WGS 84 longitude in degrees, -180..180.' }),
+    latitude: latitude(),
+    longitude: longitude(),
   })
   .meta({ id: 'CaseLocation', description: 'Coordinates of the place of work (WGS 84).' });
 

@@ -10,7 +10,7 @@
 import * as z from 'zod';
 import { storedVersion, text } from '../../schema/fields.ts';
 import { PageSchema } from '../../schema/list.ts';
-import { pageParam, sizeParam } from '../../schema/query-params.ts';
+import { pageParam, searchParam, sizeParam } from '../../schema/query-params.ts';
 
 /** SPEC.md, Limits: comments. */
 export const commentLimits = {
@@ -317,15 +317,10 @@ export const CommentCountListSchema = z
   });
 
 export const MentionSuggestionQuery = z.object({
-  search: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        'Words, each matching the start of a word of the first name, last name or e-mail (case and accents ' +
-        'ignored); omitted: the first users by last name.',
-    }),
+  search: searchParam(
+    'Words, each matching the start of a word of the first name, last name or e-mail (case and accents ' +
+      'ignored); omitted: the first users by last name.',
+  ),
   target_type: targetTypeParam.optional().meta({
     pattern: targetTypePattern,
     description:

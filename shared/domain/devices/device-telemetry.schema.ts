@@ -5,17 +5,10 @@
  * Published schema names: DeviceLocation, CreateDeviceTelemetry, DeviceIntakeReceipt.
  */
 import * as z from 'zod';
-import { dateTime, text } from '../../schema/fields.ts';
-
-const latitude = z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' });
-const longitude = z
-  .number()
-  .min(-180)
-  .max(180)
-  .meta({ description: 'WGS 84 longitude in degrees, -180..180.' });
+import { dateTime, latitude, longitude, text } from '../../schema/fields.ts';
 
 export const DeviceLocationSchema = z
-  .object({ latitude, longitude })
+  .object({ latitude: latitude(), longitude: longitude() })
   .meta({ id: 'DeviceLocation', description: 'A WGS 84 position.' });
 
 export const DeviceIdParams = z.object({

@@ -11,7 +11,13 @@ import * as z from 'zod';
 import { dateTime, lockVersion, storedVersion, systemManaged, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { phoneNumber } from '../../schema/phone-number.ts';
-import { booleanParam, numberParam, paginationQuery, sortParam } from '../../schema/query-params.ts';
+import {
+  booleanParam,
+  numberParam,
+  paginationQuery,
+  searchParam,
+  sortParam,
+} from '../../schema/query-params.ts';
 import { deviceKinds } from './device-kinds.ts';
 import { DeviceLocationSchema } from './device-telemetry.schema.ts';
 
@@ -196,16 +202,11 @@ export const DeviceListQuery = z.object({
       'same), kind (SERVICE_APP, THIRD_PARTY_APP, TRACKING_DEVICE). Default natural_id:asc. Further keys order ' +
       'the ties of the first; remaining ties by id.',
   }),
-  search: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        'Words, each matching the start of a word (or of the whole value) of the model, the identity, the phone ' +
-        'number (its digits, with or without +) or the first words of the description; case and accents ' +
-        'ignored; every word must match.',
-    }),
+  search: searchParam(
+    'Words, each matching the start of a word (or of the whole value) of the model, the identity, the phone ' +
+      'number (its digits, with or without +) or the first words of the description; case and accents ' +
+      'ignored; every word must match.',
+  ),
   model: z.string().min(1).max(deviceLimits.device_model).optional().meta({
     description: 'Only devices whose device_model contains this text (case and accents ignored).',
   }),

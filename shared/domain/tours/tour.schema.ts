@@ -5,7 +5,7 @@
  * CreateTour, UpdateTour, TourList.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { dateTime, lockVersion, nonBlank, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { tourStatuses } from './tour-statuses.ts';
@@ -29,21 +29,11 @@ export function isCalendarDate(value: string): boolean {
 
 /** A date (SPEC.md, Conventions: `YYYY-MM-DD`), published as `format: date`. */
 function calendarDate() {
-  return z
-    .string()
-    .check((ctx) => {
-      if (ctx.value.trim().length === 0) {
-        ctx.issues.push({
-          code: 'custom',
-          input: ctx.value,
-          message: 'must not be blank',
-          params: { fieldErrorType: 'field-required' },
-        });
-      } else if (!isCalendarDate(ctx.value)) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a date YYYY-MM-DD' });
-      }
-    })
-    .meta({ format: 'date' });
+  return nonBlank((ctx) => {
+    if (!isCalendarDate(ctx.value)) {
+      ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be a date YYYY-MM-DD' });
+    }
+  }).meta({ format: 'date' });
 }
 
 const status = z.enum(tourStatuses).meta({

@@ -6,10 +6,10 @@
  */
 import * as z from 'zod';
 import { type RoleName, roleNames } from '../../auth/grants.ts';
-import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { dateTime, emailAddress, lockVersion, nonBlank, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { phoneNumber } from '../../schema/phone-number.ts';
-import { paginationQuery, sortParam } from '../../schema/query-params.ts';
+import { paginationQuery, searchParam, sortParam } from '../../schema/query-params.ts';
 import { roleNamed, roleNameOf } from '../roles/role.catalog.ts';
 
 export const userStatuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;
@@ -86,20 +86,6 @@ export const CurrentUserSchema = UserSchema.extend({
   description:
     'The caller as a User. For a service-account token email, firstname and lastname are omitted, skills and tags are empty and can_resend_set_password_email is false.',
 });
-
-const emailPattern = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
-
-/** An e-mail address, stored lower-cased (login names compare case-insensitively). */
-function emailAddress() {
-  return text({ max: 254 })
-    .check((ctx) => {
-      if (ctx.value.trim() && !emailPattern.test(ctx.value)) {
-        ctx.issues.push({ code: 'custom', input: ctx.value, message: 'must be an e-mail address' });
-      }
-    })
-    .transform((value) => value.toLowerCase())
-    .meta({ format: 'email' });
-}
 
 /** An array of uuids in which each id appears once; a repeat is reported at its index. */
 /**
@@ -218,25 +204,15 @@ export const ReplaceUserTagsSchema = z
 
 /** A password as typed: blank is `field-required`; the policy minimum is checked where it applies. */
 function password(min: number) {
-  return z
-    .string()
-    .check((ctx) => {
-      if (ctx.value.trim().length === 0) {
-        ctx.issues.push({
-          code: 'custom',
-          input: ctx.value,
-          message: 'must not be blank',
-          params: { fieldErrorType: 'field-required' },
-        });
-      } else if (ctx.value.length < min || ctx.value.length > 256) {
-        ctx.issues.push({
-          code: 'custom',
-          input: ctx.value,
-          message: min > 1 ? `must be ${min} to 256 characters long` : 'must be at most 256 characters long',
-        });
-      }
-    })
-    .meta({ minLength: min, maxLength: 256, format: 'password' });
+  return nonBlank((ctx) => {
+    if (ctx.value.length < min || ctx.value.length > 256) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: min > 1 ? `must be ${min} to 256 characters long` : 'must be at most 256 characters long',
+      });
+    }
+  }).meta({ minLength: min, maxLength: 256, format: 'password' });
 }
 
 export const ChangePasswordSchema = z
@@ -265,18 +241,14 @@ export const UserListQuery = z.object({
     description:
       'Repeated `sort=<field>:<asc|desc>`. Fields: last_name (= lastname; ties by first name), first_name (= firstname; ties by last name), email, created_at, updated_at. Default last_name:asc (then first name). Further keys order the ties of the first.',
   }),
-  search: z
-    .string()
-    .max(255)
-    .optional()
-    .meta({
-      description:
-        'Words separated by spaces; a user matches when every word is the beginning of a word of its ' +
-        'first name, last name or e-mail address (words split at anything that is not a letter or digit), ' +
-        'of a whole name, or of the whole address. Case and accents are ignored: `mul` finds Müller, ' +
-        '`lukas br` finds Lukas Brandt, `lukas.b` finds lukas.brandt@acme.example, `acme` every ' +
-        'address at acme. Not a substring search: `andt` finds nobody.',
-    }),
+  search: searchParam(
+    'Words separated by spaces; a user matches when every word is the beginning of a word of its ' +
+      'first name, last name or e-mail address (words split at anything that is not a letter or digit), ' +
+      'of a whole name, or of the whole address. Case and accents are ignored: `mul` finds Müller, ' +
+      '`lukas br` finds Lukas Brandt, `lukas.b` finds lukas.brandt@acme.example, `acme` every ' +
+      'address at acme. Not a substring search: `andt` finds nobody.',
+    255,
+  ),
   role: z
     .string()
     .optional()

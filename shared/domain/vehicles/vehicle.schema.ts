@@ -5,7 +5,7 @@
  * UpdateVehicle, VehicleList, VehicleLocation, ReplaceVehicleLocation.
  */
 import * as z from 'zod';
-import { dateTime, lockVersion, storedVersion, text } from '../../schema/fields.ts';
+import { dateTime, latitude, lockVersion, longitude, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { booleanParam, paginationQuery, sortParam } from '../../schema/query-params.ts';
 
@@ -19,12 +19,6 @@ const vehicleType = z.enum(vehicleTypes).meta({
 /** Heaviest load a vehicle may be given, in kg: above every road vehicle, below nonsense. */
 export const maxCapacityKg = 100_000;
 
-const latitude = z.number().min(-90).max(90).meta({ description: 'WGS 84 latitude in degrees, -90..90.' });
-const longitude = z
-  .number()
-  .min(-180)
-  .max(180)
-  .meta({ description: 'WGS 84 longitude in degrees, -180..180.' });
 const heading = z
   .number()
   .min(0)
@@ -40,8 +34,8 @@ const speedKmh = z
 
 export const VehicleLocationSchema = z
   .object({
-    latitude,
-    longitude,
+    latitude: latitude(),
+    longitude: longitude(),
     recorded_at: z.iso.datetime().meta({
       description: 'When the position was taken (UTC): the time the report names, or its arrival.',
     }),
@@ -147,8 +141,8 @@ export const UpdateVehicleSchema = z
 
 export const ReplaceVehicleLocationSchema = z
   .object({
-    latitude,
-    longitude,
+    latitude: latitude(),
+    longitude: longitude(),
     recorded_at: dateTime()
       .optional()
       .meta({
