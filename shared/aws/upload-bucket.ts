@@ -29,12 +29,6 @@ export function s3(): S3Client {
   return client;
 }
 
-/** Forget the client (the local stack calls config resets; tests point it elsewhere). */
-export function resetS3Client(): void {
-  client?.destroy();
-  client = undefined;
-}
-
 const bucket = () => config().uploadBucket;
 
 function translate(error: unknown, what: string): never {
