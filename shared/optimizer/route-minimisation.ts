@@ -42,15 +42,19 @@ export function fleetLowerBound(problem: Problem, impossible: Uint8Array): numbe
 export interface MinimisationResult {
   iterations: number;
   removedRoutes: number;
+  /** Effort spent when the last route came out (the fleet reached its final size). */
+  reachedAt: number;
 }
 
 /**
- * Effort spent by the phase so far and its budget, in one unit (milliseconds, or iterations when
+ * Effort spent by a phase so far and its budget, in one unit (milliseconds, or iterations when
  * the run has an iteration budget, so that a seed gives the same answer on any machine).
  */
 export interface Effort {
-  spent(iterations: number): number;
+  spent(): number;
   budget: number;
+  /** Counts one iteration. */
+  tick(): void;
 }
 
 /**
@@ -74,20 +78,21 @@ export function minimiseRoutes(
   const random = rr.random;
   const absence = rr.absence;
   absence.fill(0);
-  const result: MinimisationResult = { iterations: 0, removedRoutes: 0 };
+  const result: MinimisationResult = { iterations: 0, removedRoutes: 0, reachedAt: 0 };
   current.copyFrom(best);
   try {
-    while (best.usedVehicles > lowerBound && effort.spent(result.iterations) < effort.budget) {
+    while (best.usedVehicles > lowerBound && effort.spent() < effort.budget) {
       removeSmallestRoute(current, random.float());
       rr.insertion.maxRoutes = current.usedVehicles;
       candidate.copyFrom(current);
       let sumCurrent = absenceSum(current, absence);
       let succeeded = false;
       let fewestOut = current.unassignedCount;
-      const attemptStart = effort.spent(result.iterations);
+      const attemptStart = effort.spent();
       let closerAt = attemptStart;
       for (;;) {
         result.iterations++;
+        effort.tick();
         const seed = pickSeed(current, random.float(), random.float());
         rr.ruin(candidate, seed);
         rr.recreate(candidate, true);
@@ -110,7 +115,7 @@ export function minimiseRoutes(
           break;
         }
         if (result.iterations % 8 !== 0) continue;
-        const now = effort.spent(result.iterations);
+        const now = effort.spent();
         if (current.unassignedCount < fewestOut) {
           fewestOut = current.unassignedCount;
           closerAt = now;
@@ -121,6 +126,7 @@ export function minimiseRoutes(
       if (!succeeded) break;
       best.copyFrom(current);
       result.removedRoutes++;
+      result.reachedAt = effort.spent();
     }
   } finally {
     rr.insertion.maxRoutes = Number.POSITIVE_INFINITY;

@@ -75,6 +75,8 @@ export class Route {
   D: Float64Array;
   L: Float64Array;
   cc: Float64Array;
+  /** Travel cost of the route driven backwards up to each position (2-opt prices a reversal with it). */
+  cr: Float64Array;
   prevReal: Int32Array;
   nextReal: Int32Array;
   /** Sum of the jobs' deliveries and pickups per dimension. */
@@ -84,7 +86,7 @@ export class Route {
   load: Float64Array;
   prefixMax: Float64Array;
   suffixMax: Float64Array;
-  /** With pickups only: deliveries and pickups of positions 0..p. */
+  /** Deliveries and pickups of positions 0..p, per dimension. */
   deliveredBefore: Float64Array;
   pickedBefore: Float64Array;
 
@@ -105,6 +107,7 @@ export class Route {
     this.D = new Float64Array(size);
     this.L = new Float64Array(size);
     this.cc = new Float64Array(size);
+    this.cr = new Float64Array(size);
     this.prevReal = new Int32Array(size);
     this.nextReal = new Int32Array(size);
     this.deliveryTotal = new Float64Array(dims);
@@ -113,8 +116,8 @@ export class Route {
     this.load = new Float64Array(loadSize);
     this.prefixMax = new Float64Array(loadSize);
     this.suffixMax = new Float64Array(loadSize);
-    this.deliveredBefore = new Float64Array(loadSize);
-    this.pickedBefore = new Float64Array(loadSize);
+    this.deliveredBefore = new Float64Array(size * dims);
+    this.pickedBefore = new Float64Array(size * dims);
     this.clear();
   }
 
@@ -182,6 +185,7 @@ export class Route {
     this.D = growF(this.D);
     this.L = growF(this.L);
     this.cc = growF(this.cc);
+    this.cr = growF(this.cr);
     this.load = growF(this.load, dims);
     this.prefixMax = growF(this.prefixMax, dims);
     this.suffixMax = growF(this.suffixMax, dims);
@@ -244,6 +248,7 @@ export class Route {
     E[0] = problem.vehicleStart[v]!;
     D[0] = E[0]!;
     cc[0] = 0;
+    this.cr[0] = 0;
     this.prevReal[0] = -1;
     let last = 0;
     let t = D[0]!;
@@ -268,6 +273,7 @@ export class Route {
           breakService += service[node[b]!]!;
           place[b] = lastPlace;
           cc[b] = cc[last]!;
+          this.cr[b] = this.cr[last]!;
           this.prevReal[b] = last;
           this.nextReal[b] = q;
         }
@@ -289,6 +295,7 @@ export class Route {
         jobs++;
       }
       cc[q] = cc[last]! + costs[lastPlace * size + targetPlace]!;
+      this.cr[q] = this.cr[last]! + costs[targetPlace * size + lastPlace]!;
       place[q] = targetPlace;
       this.prevReal[q] = last;
       this.nextReal[last] = q;
@@ -331,12 +338,14 @@ export class Route {
     for (let k = 0; k < dims; k++) {
       let del = 0;
       let pick = 0;
-      for (let i = 1; i < len - 1; i++) {
+      for (let i = 0; i < len; i++) {
         const j = node[i]!;
-        if (j < n) {
+        if (j >= 0 && j < n) {
           del += delivery[j * dims + k]!;
           pick += pickup[j * dims + k]!;
         }
+        this.deliveredBefore[i * dims + k] = del;
+        this.pickedBefore[i * dims + k] = pick;
       }
       this.deliveryTotal[k] = del;
       this.pickupTotal[k] = pick;
@@ -345,18 +354,10 @@ export class Route {
     if (problem.hasPickups) {
       const load = this.load;
       for (let k = 0; k < dims; k++) {
-        let del = 0;
-        let pick = 0;
         let max = 0;
         for (let i = 0; i < len; i++) {
-          const j = node[i]!;
-          if (j >= 0 && j < n) {
-            del += delivery[j * dims + k]!;
-            pick += pickup[j * dims + k]!;
-          }
-          this.deliveredBefore[i * dims + k] = del;
-          this.pickedBefore[i * dims + k] = pick;
-          const value = this.deliveryTotal[k]! - del + pick;
+          const value =
+            this.deliveryTotal[k]! - this.deliveredBefore[i * dims + k]! + this.pickedBefore[i * dims + k]!;
           load[i * dims + k] = value;
           if (value > max) max = value;
           this.prefixMax[i * dims + k] = max;
@@ -506,17 +507,18 @@ export class Route {
     this.D.set(other.D.subarray(0, len));
     this.L.set(other.L.subarray(0, len));
     this.cc.set(other.cc.subarray(0, len));
+    this.cr.set(other.cr.subarray(0, len));
     this.prevReal.set(other.prevReal.subarray(0, len));
     this.nextReal.set(other.nextReal.subarray(0, len));
     this.deliveryTotal.set(other.deliveryTotal);
     this.pickupTotal.set(other.pickupTotal);
+    const dims = this.problem.dimensions;
+    this.deliveredBefore.set(other.deliveredBefore.subarray(0, len * dims));
+    this.pickedBefore.set(other.pickedBefore.subarray(0, len * dims));
     if (this.problem.hasPickups) {
-      const dims = this.problem.dimensions;
       this.load.set(other.load.subarray(0, len * dims));
       this.prefixMax.set(other.prefixMax.subarray(0, len * dims));
       this.suffixMax.set(other.suffixMax.subarray(0, len * dims));
-      this.deliveredBefore.set(other.deliveredBefore.subarray(0, len * dims));
-      this.pickedBefore.set(other.pickedBefore.subarray(0, len * dims));
     }
     const n = this.problem.jobCount;
     for (let i = 1; i < len - 1; i++) {

@@ -19,6 +19,8 @@ export interface RuinSettings {
   averageRemoved: number;
   maxStringLength: number;
   blinkRate: number;
+  /** Share of ruins that remove a whole route instead of strings. */
+  routeRuinRate: number;
 }
 
 export function defaultRuinSettings(problem: Problem): RuinSettings {
@@ -26,6 +28,7 @@ export function defaultRuinSettings(problem: Problem): RuinSettings {
     averageRemoved: Math.max(2, Math.min(10, Math.round(problem.jobCount / 10))),
     maxStringLength: 10,
     blinkRate: 0.01,
+    routeRuinRate: 0,
   };
 }
 
@@ -178,6 +181,24 @@ export class RuinRecreate {
       }
     }
     for (let k = 0; k < ruinedRoutes; k++) solution.routes[this.touched[k]!]!.refresh();
+    return removed;
+  }
+
+  /** Removes every job of the route that serves `seed` (a large move: the route is rebuilt elsewhere). */
+  ruinRoute(solution: Solution, seed: number): number {
+    const r = solution.jobRoute[seed]!;
+    if (r < 0) return 0;
+    const route = solution.routes[r]!;
+    const n = this.problem.jobCount;
+    let removed = 0;
+    for (let p = route.len - 2; p >= 1; p--) {
+      const j = route.node[p]!;
+      if (j < n) {
+        solution.detach(j);
+        removed++;
+      }
+    }
+    route.refresh();
     return removed;
   }
 

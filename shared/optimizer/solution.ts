@@ -36,6 +36,12 @@ export class Solution {
     for (let j = 0; j < n; j++) this.markUnassigned(j);
   }
 
+  /** Empties every route: every job unassigned. */
+  reset() {
+    for (const route of this.routes) route.clear();
+    for (let j = 0; j < this.problem.jobCount; j++) this.markUnassigned(j);
+  }
+
   markUnassigned(j: number) {
     if (this.unassignedIndex[j]! >= 0) return;
     this.unassignedIndex[j] = this.unassignedCount;

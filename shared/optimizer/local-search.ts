@@ -1,0 +1,453 @@
+/**
+ * Local search: first-improvement descent over the classic VRPTW neighbourhoods, restricted to
+ * the routes the last ruin and recreate touched (and whatever the moves then touch) and to each
+ * job's nearest neighbours (granular search, as in HGS and PyVRP).
+ *
+ * Between routes: relocate a job next to a neighbour (after or before it), swap two jobs, and
+ * 2-opt* (exchange the tails of two routes, joining a job to its neighbour). Within a route:
+ * 2-opt (reverse a segment) and or-opt (move a segment of 1 to 3 jobs, possibly reversed, next to
+ * a neighbour of its ends).
+ *
+ * Every move is priced first from the cumulative costs (cc, and cr for reversals) in O(1); only
+ * an improving move is checked for feasibility: relocate and swap through the route's O(1)
+ * primitives, 2-opt* by joining the prefix's earliest departure with the tail's latest start,
+ * and intra-route moves by re-timing only the stretch that changes and joining the unchanged
+ * suffix through its latest start. Moves that would carry a break between vehicles or across
+ * other stops are left to ruin and recreate: intra-route moves and 2-opt* run on routes without
+ * breaks only, relocate and swap run everywhere.
+ */
+import type { Problem } from './problem.ts';
+import { earliestStart, type Route } from './route.ts';
+import type { Solution } from './solution.ts';
+
+const improvement = 1e-7;
+
+export class LocalSearch {
+  readonly problem: Problem;
+  readonly granularity: number;
+  /** Routes to look at in the next round. */
+  readonly queued: Uint8Array;
+  private readonly jobs: Int32Array;
+  private readonly sequenceA: Int32Array;
+  private readonly sequenceB: Int32Array;
+  /** Whether vehicles a and b may exchange route tails (same end, hours and matrices). */
+  private readonly tailsMatch: Uint8Array;
+  moves = 0;
+
+  constructor(problem: Problem, granularity = 20) {
+    this.problem = problem;
+    this.granularity = Math.min(granularity, problem.neighbourCount);
+    const m = problem.vehicleCount;
+    this.queued = new Uint8Array(m);
+    this.jobs = new Int32Array(problem.jobCount);
+    this.sequenceA = new Int32Array(problem.jobCount + 2);
+    this.sequenceB = new Int32Array(problem.jobCount + 2);
+    this.tailsMatch = new Uint8Array(m * m);
+    for (let a = 0; a < m; a++) {
+      for (let b = 0; b < m; b++) {
+        const same =
+          problem.endPlace[a] === problem.endPlace[b] &&
+          problem.vehicleEnd[a] === problem.vehicleEnd[b] &&
+          problem.durationMatrix[a] === problem.durationMatrix[b] &&
+          problem.costMatrix[a] === problem.costMatrix[b] &&
+          problem.breakOffset[a + 1]! - problem.breakOffset[a]! === 0 &&
+          problem.breakOffset[b + 1]! - problem.breakOffset[b]! === 0;
+        this.tailsMatch[a * m + b] = same ? 1 : 0;
+      }
+    }
+  }
+
+  /** Descends from `solution`, starting with the queued routes; returns the moves made. */
+  improve(solution: Solution): number {
+    const before = this.moves;
+    const routes = solution.routes;
+    const n = this.problem.jobCount;
+    for (let round = 0; round < 1000; round++) {
+      let count = 0;
+      let any = false;
+      for (let r = 0; r < routes.length; r++) {
+        if (this.queued[r] === 0) continue;
+        const route = routes[r]!;
+        if (route.jobs > 1 && route.breakTotal === 0) this.intraRoute(route);
+        for (let p = 1; p < route.len - 1; p++) if (route.node[p]! < n) this.jobs[count++] = route.node[p]!;
+        this.queued[r] = 0;
+        any = true;
+      }
+      if (!any) break;
+      for (let k = 0; k < count; k++) {
+        const u = this.jobs[k]!;
+        if (solution.jobRoute[u]! >= 0) this.interRoute(solution, u);
+      }
+    }
+    return this.moves - before;
+  }
+
+  private touch(route: Route) {
+    this.queued[route.vehicle] = 1;
+  }
+
+  // ---- between routes ----
+
+  private interRoute(solution: Solution, u: number) {
+    while (this.interRouteMove(solution, u)) {
+      // Moved: look again from u's new place.
+    }
+  }
+
+  private interRouteMove(solution: Solution, u: number): boolean {
+    const problem = this.problem;
+    const n = problem.jobCount;
+    const neighbours = problem.neighbours;
+    const count = problem.neighbourCount;
+    for (let k = 0; k < this.granularity; k++) {
+      const v = neighbours[u * count + k]!;
+      const rb = solution.jobRoute[v]!;
+      const ra = solution.jobRoute[u]!;
+      if (rb < 0 || ra < 0 || ra === rb) continue;
+      const A = solution.routes[ra]!;
+      const B = solution.routes[rb]!;
+      const i = solution.jobPos[u]!;
+      const j = solution.jobPos[v]!;
+      const compatibleUB = problem.compatible[B.vehicle * n + u] === 1;
+      if (compatibleUB && this.relocate(A, i, B, j)) return true;
+      if (compatibleUB && problem.compatible[A.vehicle * n + v] === 1 && this.swap(A, i, B, j)) return true;
+      if (this.tailsMatch[A.vehicle * problem.vehicleCount + B.vehicle] === 1) {
+        // u then v: A[..u] + B[v..], B[..before v] + A[after u..]; and v then u.
+        if (this.tailSwap(A, i, B, j - 1) || this.tailSwap(B, j, A, i - 1)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Moves the job at A[i] next to B[j] (after, else before) when that lowers the cost. */
+  private relocate(A: Route, i: number, B: Route, j: number): boolean {
+    const problem = this.problem;
+    const u = A.node[i]!;
+    if (B.jobs >= problem.maxTasks[B.vehicle]! || !B.fitsTotal(u)) return false;
+    const removal = A.jobs === 1 ? -A.cost : A.removalDelta(i);
+    if (removal === Number.POSITIVE_INFINITY) return false;
+    let bestDelta = -improvement;
+    let bestPosition = -1;
+    for (let side = 0; side < 2; side++) {
+      const p = side === 0 ? j : j - 1;
+      const delta = removal + B.insertionDelta(u, p);
+      if (delta < bestDelta) {
+        bestDelta = delta;
+        bestPosition = p;
+      }
+    }
+    if (bestPosition < 0) return false;
+    A.removeAt(i);
+    B.insertAfter(bestPosition, u);
+    A.refresh();
+    B.refresh();
+    this.touch(A);
+    this.touch(B);
+    this.moves++;
+    return true;
+  }
+
+  /** Exchanges the jobs at A[i] and B[j] when that lowers the cost. */
+  private swap(A: Route, i: number, B: Route, j: number): boolean {
+    const problem = this.problem;
+    if (problem.hasPickups) return false;
+    const u = A.node[i]!;
+    const v = B.node[j]!;
+    const dims = problem.dimensions;
+    for (let k = 0; k < dims; k++) {
+      const du = problem.delivery[u * dims + k]!;
+      const dv = problem.delivery[v * dims + k]!;
+      if (A.deliveryTotal[k]! - du + dv > problem.capacity[A.vehicle * dims + k]!) return false;
+      if (B.deliveryTotal[k]! - dv + du > problem.capacity[B.vehicle * dims + k]!) return false;
+    }
+    const deltaA = A.replacementDelta(i, v);
+    if (deltaA === Number.POSITIVE_INFINITY) return false;
+    const deltaB = B.replacementDelta(j, u);
+    if (!(deltaA + deltaB < -improvement)) return false;
+    A.node[i] = v;
+    B.node[j] = u;
+    A.refresh();
+    B.refresh();
+    this.touch(A);
+    this.touch(B);
+    this.moves++;
+    return true;
+  }
+
+  /**
+   * 2-opt*: A becomes A[0..i] + B[j+1..], B becomes B[0..j] + A[i+1..], when that lowers the
+   * cost. Both routes are break-free and end alike (checked by the caller), so each tail's latest
+   * starts hold in the other route too.
+   */
+  private tailSwap(A: Route, i: number, B: Route, j: number): boolean {
+    const problem = this.problem;
+    if (i < 0 || j < 0 || i > A.len - 2 || j > B.len - 2) return false;
+    if (i === A.len - 2 && j === B.len - 2) return false;
+    if (i === 0 && j === 0) return false;
+    const size = A.placeCount;
+    const costs = A.costs;
+    const lastA = A.len - 1;
+    const lastB = B.len - 1;
+    const jobsA = i + (lastB - 1 - j);
+    const jobsB = j + (lastA - 1 - i);
+    const travelA = A.cc[i]! + costs[A.place[i]! * size + B.place[j + 1]!]! + B.cc[lastB]! - B.cc[j + 1]!;
+    const travelB = B.cc[j]! + costs[B.place[j]! * size + A.place[i + 1]!]! + A.cc[lastA]! - A.cc[i + 1]!;
+    const newCost =
+      (jobsA > 0 ? travelA + problem.fixedCost[A.vehicle]! : 0) +
+      (jobsB > 0 ? travelB + problem.fixedCost[B.vehicle]! : 0);
+    if (!(newCost - A.cost - B.cost < -improvement)) return false;
+    // The start legs use each route's own start place, so re-time the joints.
+    const durations = A.durations;
+    if (A.D[i]! + durations[A.place[i]! * size + B.place[j + 1]!]! > B.L[j + 1]!) return false;
+    if (B.D[j]! + durations[B.place[j]! * size + A.place[i + 1]!]! > A.L[i + 1]!) return false;
+    if (jobsA > problem.maxTasks[A.vehicle]! || jobsB > problem.maxTasks[B.vehicle]!) return false;
+    if (!this.tailLoadsFit(A, i, B, j) || !this.tailLoadsFit(B, j, A, i)) return false;
+    const n = problem.jobCount;
+    if (problem.vehicleClass[A.vehicle] !== problem.vehicleClass[B.vehicle]) {
+      for (let p = j + 1; p < lastB; p++)
+        if (problem.compatible[A.vehicle * n + B.node[p]!] === 0) return false;
+      for (let p = i + 1; p < lastA; p++)
+        if (problem.compatible[B.vehicle * n + A.node[p]!] === 0) return false;
+    }
+    let countA = 0;
+    let countB = 0;
+    for (let p = 1; p <= i; p++) this.sequenceA[countA++] = A.node[p]!;
+    for (let p = j + 1; p < lastB; p++) this.sequenceA[countA++] = B.node[p]!;
+    for (let p = 1; p <= j; p++) this.sequenceB[countB++] = B.node[p]!;
+    for (let p = i + 1; p < lastA; p++) this.sequenceB[countB++] = A.node[p]!;
+    A.setNodes(this.sequenceA, countA);
+    B.setNodes(this.sequenceB, countB);
+    A.refresh();
+    B.refresh();
+    this.touch(A);
+    this.touch(B);
+    this.moves++;
+    return true;
+  }
+
+  /** Loads of A[0..i] + B[j+1..] within A's capacity. */
+  private tailLoadsFit(A: Route, i: number, B: Route, j: number): boolean {
+    const problem = this.problem;
+    const dims = problem.dimensions;
+    const base = A.vehicle * dims;
+    const lastB = B.len - 1;
+    for (let k = 0; k < dims; k++) {
+      const cap = problem.capacity[base + k]!;
+      const deliveredA = A.deliveredBefore[i * dims + k]!;
+      const tailDeliveryB = B.deliveredBefore[lastB * dims + k]! - B.deliveredBefore[j * dims + k]!;
+      const pickedA = A.pickedBefore[i * dims + k]!;
+      const tailPickupB = B.pickedBefore[lastB * dims + k]! - B.pickedBefore[j * dims + k]!;
+      if (deliveredA + tailDeliveryB > cap || pickedA + tailPickupB > cap) return false;
+      if (problem.hasPickups) {
+        // Load at A's prefix: its own load minus A's tail deliveries plus B's; in B's tail: its
+        // own load minus B's prefix pickups plus A's.
+        const tailDeliveryA = A.deliveryTotal[k]! - deliveredA;
+        if (A.prefixMax[i * dims + k]! - tailDeliveryA + tailDeliveryB > cap) return false;
+        const pickedB = B.pickedBefore[j * dims + k]!;
+        if (B.suffixMax[(j + 1) * dims + k]! - pickedB + pickedA > cap) return false;
+      }
+    }
+    return true;
+  }
+
+  // ---- within a route (break-free routes) ----
+
+  private intraRoute(route: Route) {
+    for (let guard = 0; guard < 10_000; guard++) {
+      if (!this.twoOpt(route) && !this.orOpt(route)) return;
+      this.touch(route);
+      this.moves++;
+    }
+  }
+
+  /** Whether the route with positions from..to (real, in this order) replacing from..to stays feasible. */
+  private reversedFeasible(route: Route, i: number, j: number): boolean {
+    const problem = this.problem;
+    const size = route.placeCount;
+    const durations = route.durations;
+    let t = route.D[i - 1]!;
+    let place = route.place[i - 1]!;
+    for (let p = j; p >= i; p--) {
+      const node = route.node[p]!;
+      const start = earliestStart(problem, node, t + durations[place * size + route.place[p]!]!);
+      if (start === Number.POSITIVE_INFINITY) return false;
+      t = start + problem.service[node]!;
+      place = route.place[p]!;
+    }
+    if (t + durations[place * size + route.place[j + 1]!]! > route.L[j + 1]!) return false;
+    if (!problem.hasPickups) return true;
+    let count = 0;
+    for (let p = j; p >= i; p--) this.sequenceA[count++] = p;
+    return this.stretchLoadsFit(route, i - 1, count);
+  }
+
+  /**
+   * With pickups, reordering a stretch changes the load inside it (not before or after it):
+   * the load leaving `from`, then each position of sequenceA[0..count) in its new order.
+   */
+  private stretchLoadsFit(route: Route, from: number, count: number): boolean {
+    const problem = this.problem;
+    const dims = problem.dimensions;
+    const base = route.vehicle * dims;
+    for (let k = 0; k < dims; k++) {
+      let load = route.load[from * dims + k]!;
+      const cap = problem.capacity[base + k]!;
+      for (let c = 0; c < count; c++) {
+        const node = route.node[this.sequenceA[c]!]!;
+        load += problem.pickup[node * dims + k]! - problem.delivery[node * dims + k]!;
+        if (load > cap) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reverses a segment when that lowers the cost. */
+  private twoOpt(route: Route): boolean {
+    const costs = route.costs;
+    const size = route.placeCount;
+    const place = route.place;
+    const cc = route.cc;
+    const cr = route.cr;
+    const last = route.len - 2;
+    for (let i = 1; i < last; i++) {
+      const a = place[i - 1]!;
+      const first = place[i]!;
+      const removedBefore = costs[a * size + first]!;
+      for (let j = i + 1; j <= last; j++) {
+        const b = place[j + 1]!;
+        const delta =
+          costs[a * size + place[j]!]! +
+          costs[first * size + b]! -
+          removedBefore -
+          costs[place[j]! * size + b]! +
+          (cr[j]! - cr[i]!) -
+          (cc[j]! - cc[i]!);
+        if (delta < -improvement && this.reversedFeasible(route, i, j)) {
+          route.node.subarray(i, j + 1).reverse();
+          route.refresh();
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Moves a segment of 1 to 3 jobs next to a neighbour of its first or last job when that lowers the cost. */
+  private orOpt(route: Route): boolean {
+    const problem = this.problem;
+    const neighbours = problem.neighbours;
+    const count = problem.neighbourCount;
+    const last = route.len - 2;
+    for (let length = 1; length <= 3; length++) {
+      for (let s = 1; s + length - 1 <= last; s++) {
+        const e = s + length - 1;
+        // Candidate places: after a neighbour of the first job, before a neighbour of the last, or at the ends.
+        for (let k = -1; k < 2 * this.granularity; k++) {
+          let p: number;
+          if (k === -1) p = 0;
+          else {
+            const anchor = k < this.granularity ? route.node[s]! : route.node[e]!;
+            const v = neighbours[anchor * count + (k % this.granularity)]!;
+            if (route.jobRoute[v] !== route.vehicle) continue;
+            p = k < this.granularity ? route.jobPos[v]! : route.jobPos[v]! - 1;
+          }
+          if (p >= s - 1 && p <= e) continue;
+          if (this.tryMoveSegment(route, s, e, p)) return true;
+        }
+        if (last > e && this.tryMoveSegment(route, s, e, last)) return true;
+      }
+    }
+    return false;
+  }
+
+  private tryMoveSegment(route: Route, s: number, e: number, p: number): boolean {
+    const costs = route.costs;
+    const size = route.placeCount;
+    const place = route.place;
+    const before = place[s - 1]!;
+    const after = place[e + 1]!;
+    const first = place[s]!;
+    const lastPlace = place[e]!;
+    const x = place[p]!;
+    const y = place[p + 1]!;
+    const removal =
+      costs[before * size + after]! - costs[before * size + first]! - costs[lastPlace * size + after]!;
+    const opened = -costs[x * size + y]!;
+    const inner = route.cc[e]! - route.cc[s]!;
+    const innerReversed = route.cr[e]! - route.cr[s]!;
+    const forward = removal + opened + costs[x * size + first]! + costs[lastPlace * size + y]!;
+    const reversed =
+      removal + opened + costs[x * size + lastPlace]! + costs[first * size + y]! + innerReversed - inner;
+    for (let variant = 0; variant < 2; variant++) {
+      const delta = variant === 0 ? forward : reversed;
+      if (!(delta < -improvement)) continue;
+      if (!this.segmentMoveFeasible(route, s, e, p, variant === 1)) continue;
+      this.applySegmentMove(route, s, e, p, variant === 1);
+      return true;
+    }
+    return false;
+  }
+
+  /** Writes the new order of the changed stretch into sequenceA and re-times it. */
+  private segmentMoveFeasible(route: Route, s: number, e: number, p: number, reversed: boolean): boolean {
+    const sequence = this.sequenceA;
+    let count = 0;
+    let from: number;
+    let to: number;
+    const pushSegment = () => {
+      if (reversed) for (let q = e; q >= s; q--) sequence[count++] = q;
+      else for (let q = s; q <= e; q++) sequence[count++] = q;
+    };
+    if (p < s) {
+      // [..p] segment [p+1..s-1] [e+1..]
+      from = p;
+      pushSegment();
+      for (let q = p + 1; q < s; q++) sequence[count++] = q;
+      to = e + 1;
+    } else {
+      // [..s-1] [e+1..p] segment [p+1..]
+      from = s - 1;
+      for (let q = e + 1; q <= p; q++) sequence[count++] = q;
+      pushSegment();
+      to = p + 1;
+    }
+    const problem = this.problem;
+    const size = route.placeCount;
+    const durations = route.durations;
+    let t = route.D[from]!;
+    let place = route.place[from]!;
+    for (let c = 0; c < count; c++) {
+      const q = sequence[c]!;
+      const node = route.node[q]!;
+      const start = earliestStart(problem, node, t + durations[place * size + route.place[q]!]!);
+      if (start === Number.POSITIVE_INFINITY) return false;
+      t = start + problem.service[node]!;
+      place = route.place[q]!;
+    }
+    if (t + durations[place * size + route.place[to]!]! > route.L[to]!) return false;
+    return !problem.hasPickups || this.stretchLoadsFit(route, from, count);
+  }
+
+  private applySegmentMove(route: Route, s: number, e: number, p: number, reversed: boolean) {
+    const sequence = this.sequenceB;
+    let count = 0;
+    const last = route.len - 1;
+    for (let q = 1; q < last; q++) {
+      if (q >= s && q <= e) continue;
+      sequence[count++] = route.node[q]!;
+      if (q === p) {
+        if (reversed) for (let r = e; r >= s; r--) sequence[count++] = route.node[r]!;
+        else for (let r = s; r <= e; r++) sequence[count++] = route.node[r]!;
+      }
+    }
+    if (p === 0) {
+      // Segment goes first.
+      count = 0;
+      if (reversed) for (let r = e; r >= s; r--) sequence[count++] = route.node[r]!;
+      else for (let r = s; r <= e; r++) sequence[count++] = route.node[r]!;
+      for (let q = 1; q < last; q++) if (q < s || q > e) sequence[count++] = route.node[q]!;
+    }
+    route.setNodes(sequence, count);
+    route.refresh();
+  }
+}
