@@ -231,7 +231,8 @@ function search(
   const annealPerRun = (clock.iterationBudget === undefined ? 3.75 : 190) * problem.jobCount;
   const perRun = annealPerRun + 2 * reachedAt;
   const runs = options.runs ?? Math.max(1, Math.min(12, Math.floor((clock.total - clock.spent()) / perRun)));
-  const localSearch = options.localSearch ? new LocalSearch(problem) : undefined;
+  const polish = new LocalSearch(problem);
+  const localSearch = options.localSearch ? polish : undefined;
   for (let run = 0; run < runs; run++) {
     const left = clock.total - clock.spent();
     if (left <= 0) break;
@@ -280,6 +281,9 @@ function search(
     });
     stats.annealIterations += result.iterations;
     stats.annealMs += performance.now() - annealStart;
+    // The annealing ends cold; a descent over every route finishes what it left.
+    polish.queued.fill(1);
+    polish.improve(runBest);
     stats.runs.push(Math.round((runBest.cost % 1e8) * 100) / 100);
     if (runBest.compare(best) < 0) best.copyFrom(runBest);
   }
