@@ -26,6 +26,7 @@ export type CollectionName =
   | 'WEBHOOK'
   | 'WEBHOOK_FAILURE'
   | 'TOUR'
+  | 'SHIFT'
   | 'VEHICLE'
   | 'VEHICLE_LOCATION'
   | 'VEHICLE_PLATE'

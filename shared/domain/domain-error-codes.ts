@@ -11,6 +11,7 @@ import type { CommonDomainErrorCode } from './common-error.ts';
 import type { CustomObjectErrorCode } from './custom-objects/custom-object-error.ts';
 import type { DeviceErrorCode } from './devices/device-error.ts';
 import type { SettingsErrorCode } from './settings/settings-error.ts';
+import type { ShiftErrorCode } from './shifts/shift-error.ts';
 import type { SkillErrorCode } from './skills/skill-error.ts';
 import type { TagErrorCode } from './tags/tag-error.ts';
 import type { TenantErrorCode } from './tenant/tenant-error.ts';
@@ -30,6 +31,7 @@ export interface DomainErrorCodes {
   'custom-objects': CustomObjectErrorCode;
   devices: DeviceErrorCode;
   settings: SettingsErrorCode;
+  shifts: ShiftErrorCode;
   skills: SkillErrorCode;
   tags: TagErrorCode;
   tenant: TenantErrorCode;

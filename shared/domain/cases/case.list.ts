@@ -49,6 +49,10 @@ export const caseList: ListSpec<Case> = {
     area_id: record.area_id,
     scheduled_start: record.scheduled_start,
     scheduled_end: record.scheduled_end,
+    // What planning checks on the entries (case-planning.ts `planningCandidates`).
+    located: record.location ? 1 : 0,
+    windows_from: record.time_windows?.[0]?.start,
+    windows_to: record.time_windows?.at(-1)?.end,
   }),
   basePartition: collectionOf('CASE'),
 };

@@ -6,6 +6,7 @@
  * CaseLocation.
  */
 import * as z from 'zod';
+import { isoDuration } from '../../schema/duration.ts';
 import { dateTime, latitude, lockVersion, longitude, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery, sortParam } from '../../schema/query-params.ts';
@@ -21,6 +22,13 @@ const statusDescription =
 const priorityDescription = 'How urgent the work is: LOW, NORMAL, HIGH or URGENT.';
 
 const limits = { title: 255, description: 10_000, externalId: 255, street: 255, postalCode: 32, city: 255 };
+
+/** On-site work unless another duration is set. */
+export const defaultCaseDuration = 'PT1H';
+/** Bounds of a case's duration: a minute to a day (a shift lasts a day at most). */
+export const caseDurationBounds = { minSeconds: 60, maxSeconds: 86_400 };
+export const maxRequiredSkills = 20;
+export const maxTimeWindows = 20;
 
 export const CaseAddressSchema = z
   .object({
@@ -40,6 +48,13 @@ export const CaseLocationSchema = z
     longitude: longitude(),
   })
   .meta({ id: 'CaseLocation', description: 'Coordinates of the place of work (WGS 84).' });
+
+export const CaseTimeWindowSchema = z
+  .object({
+    start: z.iso.datetime().meta({ description: 'The work may start from this instant (UTC).' }),
+    end: z.iso.datetime().meta({ description: 'The work must start by this instant (UTC).' }),
+  })
+  .meta({ id: 'CaseTimeWindow', description: 'A time in which the work may start.' });
 
 export type CaseAddress = z.infer<typeof CaseAddressSchema>;
 export type CaseLocation = z.infer<typeof CaseLocationSchema>;
@@ -72,13 +87,32 @@ export const CaseSchema = z
       .meta({ description: 'End of the planned window (UTC), after scheduled_start.' }),
     address: CaseAddressSchema.optional(),
     location: CaseLocationSchema.optional(),
+    duration: z.string().meta({
+      format: 'duration',
+      description:
+        `How long the work on site takes (ISO 8601, shortest form); ${defaultCaseDuration} unless another was ` +
+        'set. Always present.',
+    }),
+    required_skill_ids: z.array(z.uuid()).optional().meta({
+      description:
+        'Skill definitions (GET /api/v2/skills/{skill_id}) the technician must all offer; omitted when none.',
+    }),
+    time_windows: z.array(CaseTimeWindowSchema).optional().meta({
+      description:
+        'When the work may start, ordered by start and not overlapping; omitted when none (any time of a shift).',
+    }),
     created_at: z.iso.datetime().meta({ description: 'When the case was created.' }),
     updated_at: z.iso.datetime().meta({ description: 'When the case was last written.' }),
     lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
   })
   .meta({ id: 'Case' });
 
-export type Case = z.infer<typeof CaseSchema>;
+/**
+ * A case as stored and published. `duration` is optional here because cases written before it
+ * existed lack it: read them through `withPlanningDefaults` (case-planning.ts), which every answer
+ * and event does, so the published case always carries it.
+ */
+export type Case = Omit<z.infer<typeof CaseSchema>, 'duration'> & { duration?: string };
 
 /** A reference to another record of the workspace, stored lower-cased. */
 const reference = () => z.uuid().transform((id) => id.toLowerCase());
@@ -86,6 +120,67 @@ const reference = () => z.uuid().transform((id) => id.toLowerCase());
 const title = () => text({ max: limits.title });
 const description = () => text({ max: limits.description });
 const externalId = () => text({ max: limits.externalId });
+
+const caseDuration = () => isoDuration({ ...caseDurationBounds, example: 'PT45M' });
+
+/** Skill definitions of the workspace (checked by the service), each once. */
+const requiredSkillIds = () =>
+  z
+    .array(reference())
+    .max(maxRequiredSkills)
+    .check((ctx) => {
+      const seen = new Set<string>();
+      ctx.value.forEach((id, index) => {
+        if (seen.has(id)) {
+          ctx.issues.push({ code: 'custom', input: id, path: [index], message: 'is already in the list' });
+        }
+        seen.add(id);
+      });
+    })
+    .meta({
+      description:
+        `Up to ${maxRequiredSkills} skill definitions of the workspace, each once; a technician must offer all. ` +
+        'An unknown id is 422 at `#/required_skill_ids/<index>`.',
+    });
+
+const timeWindow = z.object({
+  start: dateTime().meta({ description: 'The work may start from this instant.' }),
+  end: dateTime().meta({ description: 'The work must start by this instant; after start.' }),
+});
+
+/** Windows each start before their end, ordered by start, none overlapping the one before. */
+const timeWindows = () =>
+  z
+    .array(timeWindow)
+    .max(maxTimeWindows)
+    .check((ctx) => {
+      ctx.value.forEach((window, index) => {
+        if (window.end <= window.start) {
+          ctx.issues.push({
+            code: 'custom',
+            input: window.end,
+            path: [index, 'end'],
+            message: 'must be after start',
+          });
+        }
+        const before = ctx.value[index - 1];
+        if (before && window.start < before.end) {
+          ctx.issues.push({
+            code: 'custom',
+            input: window.start,
+            path: [index, 'start'],
+            message:
+              'must not be before the end of the window before it (windows are ordered and do not overlap)',
+          });
+        }
+      });
+    })
+    .meta({
+      description:
+        `Up to ${maxTimeWindows} windows in which the work may start, ordered by start, not overlapping (one may ` +
+        'start where the one before ends); each start before its end (422 at `#/time_windows/<index>/end` or ' +
+        '`…/start`). None: any time of a shift.',
+    });
 
 const createAddress = z
   .object({
@@ -149,6 +244,13 @@ export const CreateCaseSchema = z
       .meta({ description: 'End of the planned window; after scheduled_start, required with it.' }),
     address: createAddress.optional(),
     location: CaseLocationSchema.optional(),
+    duration: caseDuration()
+      .optional()
+      .meta({
+        description: `On-site work, ISO 8601, PT1M..P1D (e.g. \`PT45M\`); default ${defaultCaseDuration}.`,
+      }),
+    required_skill_ids: requiredSkillIds().optional(),
+    time_windows: timeWindows().optional(),
   })
   .meta({ id: 'CreateCase', description: 'A new case. Unknown keys are ignored.' });
 
@@ -183,6 +285,19 @@ export const UpdateCaseSchema = z
       .meta({ description: 'null clears it (clear scheduled_start with it).' }),
     address: patchAddress.nullable().optional(),
     location: patchLocation.nullable().optional(),
+    duration: caseDuration()
+      .optional()
+      .meta({
+        description: `On-site work, ISO 8601, PT1M..P1D; null is 422 (send ${defaultCaseDuration} for the default).`,
+      }),
+    required_skill_ids: requiredSkillIds()
+      .nullable()
+      .optional()
+      .meta({ description: 'Replaces the whole list; null or [] clears it.' }),
+    time_windows: timeWindows()
+      .nullable()
+      .optional()
+      .meta({ description: 'Replaces the whole list; null or [] clears it.' }),
     lock_version: lockVersion(),
   })
   .meta({

@@ -69,6 +69,14 @@ export const TourSchema = z
           'The user who drives the tour; omitted while none is assigned. Technicians and drivers see the ' +
           'tours they drive.',
       }),
+    shift_id: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          'The shift (GET /api/v2/shifts/{shift_id}) the tour is driven in: an applied optimization run sets it; ' +
+          'omitted when none.',
+      }),
     stops: z
       .array(TourStopSchema)
       .meta({ description: `The stops in driving order, at most ${maxStops}; [] when none.` }),
@@ -108,6 +116,9 @@ const driverId = z.uuid().meta({
   description:
     'A user of the workspace (not an API client) who is not deactivated (otherwise 422 at `#/driver_id`).',
 });
+const shiftId = z.uuid().meta({
+  description: 'A shift of the workspace (otherwise 422 at `#/shift_id`): the hours the tour is driven in.',
+});
 const name = text({ max: 255 });
 
 export const CreateTourSchema = z
@@ -116,6 +127,7 @@ export const CreateTourSchema = z
     date: calendarDate().meta({ description: 'The day the tour is driven (YYYY-MM-DD).' }),
     vehicle_id: vehicleId.optional(),
     driver_id: driverId.optional(),
+    shift_id: shiftId.optional(),
     stops: stops.optional(),
     status: status.optional(),
   })
@@ -127,6 +139,7 @@ export const UpdateTourSchema = z
     date: calendarDate().optional().meta({ description: 'The day the tour is driven; cannot be cleared.' }),
     vehicle_id: vehicleId.nullable().optional(),
     driver_id: driverId.nullable().optional(),
+    shift_id: shiftId.nullable().optional(),
     stops: stops.optional(),
     status: status.optional(),
     lock_version: lockVersion(),
@@ -134,7 +147,7 @@ export const UpdateTourSchema = z
   .meta({
     id: 'UpdateTour',
     description:
-      'JSON Merge Patch of a tour; name, vehicle_id and driver_id are clearable with null; null date, ' +
+      'JSON Merge Patch of a tour; name, vehicle_id, driver_id and shift_id are clearable with null; null date, ' +
       'stops or status is rejected with 422. stops, when sent, replaces the whole list.',
   });
 
@@ -154,6 +167,7 @@ export const TourListQuery = z
       .meta({ description: 'Tours on this day or earlier (YYYY-MM-DD); not before date_from.' }),
     vehicle_id: z.uuid().optional().meta({ description: 'Tours driven with this vehicle.' }),
     driver_id: z.uuid().optional().meta({ description: 'Tours driven by this user.' }),
+    shift_id: z.uuid().optional().meta({ description: 'Tours driven in this shift.' }),
     status: z
       .enum(tourStatuses)
       .optional()

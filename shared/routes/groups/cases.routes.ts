@@ -18,14 +18,15 @@ const ids = {
   case: '019cad9d-6b2a-7c31-8e4f-5a1b2c3d4e5f',
   area: '01936b2e-7c4a-7d21-9f0e-3b5c2a1d4e6f',
   lukas: '019cad9d-67a0-77f5-96b9-283bd392bece',
+  gasSafe: '019c8a10-3e2f-7b4d-9a61-0c2d4e6f8a1b',
 };
 
 const boilerService = {
   id: ids.case,
   title: 'Annual boiler service',
   description: 'Gas condensing boiler in the basement; the customer asks for a call 30 minutes ahead.',
-  status: 'SCHEDULED',
-  priority: 'HIGH',
+  status: 'SCHEDULED' as const,
+  priority: 'HIGH' as const,
   external_id: 'SAP-4711-0815',
   area_id: ids.area,
   assignee_id: ids.lukas,
@@ -33,10 +34,13 @@ const boilerService = {
   scheduled_end: '2026-03-04T10:00:00Z',
   address: { street: 'Florastraße 12', postal_code: '13187', city: 'Berlin', country: 'DE' },
   location: { latitude: 52.5638, longitude: 13.4107 },
+  duration: 'PT1H30M',
+  required_skill_ids: [ids.gasSafe],
+  time_windows: [{ start: '2026-03-04T07:00:00Z', end: '2026-03-04T11:00:00Z' }],
   created_at: '2026-03-02T08:15:00.906Z',
   updated_at: '2026-03-03T16:40:12.310Z',
   lock_version: 2,
-} as const;
+};
 
 const fieldWork =
   'Technicians and drivers hold cases:read but read only their own cases: a caller whose roles are ' +
@@ -102,6 +106,9 @@ export const caseRoutes = crudRoutes({
       area_id: ids.area,
       address: { street: 'Florastraße 12', postal_code: '13187', city: 'Berlin', country: 'DE' },
       location: { latitude: 52.5638, longitude: 13.4107 },
+      duration: 'PT1H30M',
+      required_skill_ids: [ids.gasSafe],
+      time_windows: [{ start: '2026-03-04T08:00:00+01:00', end: '2026-03-04T12:00:00+01:00' }],
     },
     update: {
       status: 'SCHEDULED',
