@@ -17,6 +17,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   webhooks: () => import('./webhooks/handler.ts'),
   vehicles: () => import('./vehicles/handler.ts'),
   tours: () => import('./tours/handler.ts'),
+  shifts: () => import('./shifts/handler.ts'),
   cases: () => import('./cases/handler.ts'),
   comments: () => import('./comments/handler.ts'),
   devices: () => import('./devices/handler.ts'),

@@ -27,6 +27,8 @@ export const groupTableAccess = {
   webhooks: 'read-write',
   vehicles: 'read-write',
   tours: 'read-write',
+  // Shifts, their list counters, and the users and vehicles they name (reads).
+  shifts: 'read-write',
   cases: 'read-write',
   // Comments, their counters, read markers, reactions, duplicate guards and attachment uploads.
   comments: 'read-write',

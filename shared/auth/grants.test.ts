@@ -111,6 +111,30 @@ describe('Function: grantsOfRoles', () => {
     }
   });
 
+  it.each(['owner', 'admin', 'dispatcher'])(
+    'lets a %s read and plan shifts and runs (scheduling)',
+    (role) => {
+      // Act
+      const grants = grantsOfRoles([role]);
+
+      // Assess
+      expect(grants.has('scheduling:read')).toBe(true);
+      expect(grants.has('scheduling:update')).toBe(true);
+    },
+  );
+
+  it.each(['technician', 'driver'])(
+    'gives a %s no scheduling grant: planning is the dispatcher’s',
+    (role) => {
+      // Act
+      const grants = grantsOfRoles([role]);
+
+      // Assess
+      expect(grants.has('scheduling:read')).toBe(false);
+      expect(grants.has('scheduling:update')).toBe(false);
+    },
+  );
+
   it.each([
     { title: 'grants nothing for an unknown role', roles: ['superuser'] },
     { title: 'grants nothing for a role name in another case', roles: ['Owner'] },

@@ -117,6 +117,7 @@ export const eventRegistry = {
     audit: false,
   },
   ...generic('case', 'A case (work order) was'),
+  ...generic('shift', 'A shift (the working hours of a technician or driver) was'),
   'case.external_id_updated': {
     description:
       'The external (ERP/CRM) reference of a case changed; written beside case.updated for the event ' +

@@ -22,6 +22,9 @@ export const apiTags = {
     'telemetry intake and each device’s current state.',
   Vehicles: 'The fleet: vehicles tours are driven with, and the latest location each one reported.',
   Tours: "A vehicle's and its driver's run through an ordered list of case stops on one day.",
+  Shifts:
+    'Working hours of technicians and drivers: start and end, where they start and finish, the vehicle and the ' +
+    'breaks; optimization runs and appointment slots plan into them.',
   Cases:
     'Work orders: what is to be done, where, by whom and when, how urgent, how far it got, and its ERP/CRM reference.',
   Comments:

@@ -19,6 +19,7 @@ import { deviceRoutes } from './groups/devices.routes.ts';
 import { graphqlRoutes } from './groups/graphql.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
+import { shiftRoutes } from './groups/shifts.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
 import { tenantRoutes } from './groups/tenant.routes.ts';
@@ -37,6 +38,7 @@ export const routes = [
   ...auditLogRoutes,
   ...vehicleRoutes,
   ...tourRoutes,
+  ...shiftRoutes,
   ...caseRoutes,
   ...commentRoutes,
   ...deviceRoutes,

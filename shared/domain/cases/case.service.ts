@@ -12,6 +12,7 @@ import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import { formatIsoDuration, parseIsoDuration } from '../../schema/duration.ts';
 import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { areaStore } from '../areas/area.store.ts';
@@ -22,11 +23,19 @@ import {
   caseOwnWork,
   writesOwnWorkOnly,
 } from '../own-work.ts';
+import { skillStore } from '../skills/skill.store.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
-import type { Case, CaseListQueryInput, CreateCase, UpdateCase } from './case.schema.ts';
+import {
+  type Case,
+  type CaseListQueryInput,
+  type CreateCase,
+  defaultCaseDuration,
+  type UpdateCase,
+} from './case.schema.ts';
 import { caseStore } from './case.store.ts';
 import { CaseError } from './case-error.ts';
 import { caseListPlan } from './case-list.ts';
+import { withPlanningDefaults } from './case-planning.ts';
 import { assigneeScopeOf, canSeeCase } from './case-visibility.ts';
 
 const resource = (id: string) => ({ type: 'case', id });
@@ -48,13 +57,13 @@ export async function listCases(ctx: Actor, query: CaseListQueryInput) {
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
   });
-  return { items, page: pageOf(total, query) };
+  return { items: items.map(withPlanningDefaults), page: pageOf(total, query) };
 }
 
 /** The case if it exists in the workspace and the caller may see it. */
 async function visibleCase(ctx: Actor, id: string): Promise<Case | undefined> {
   const found = await caseStore.of(ctx).get(id.toLowerCase());
-  return found && canSeeCase(ctx.principal, found) ? found : undefined;
+  return found && canSeeCase(ctx.principal, found) ? withPlanningDefaults(found) : undefined;
 }
 
 /**
@@ -64,7 +73,7 @@ async function visibleCase(ctx: Actor, id: string): Promise<Case | undefined> {
 async function ownCase(ctx: Actor, id: string): Promise<Case | undefined> {
   const found = await caseStore.of(ctx).get(id);
   if (found) assertOwner(found.assignee_id === ctx.principal.id.toLowerCase(), caseOwnWork);
-  return found;
+  return found && withPlanningDefaults(found);
 }
 
 export async function getCase(ctx: Actor, id: string): Promise<Case> {
@@ -76,13 +85,29 @@ export async function getCase(ctx: Actor, id: string): Promise<Case> {
 /** Field errors of references that name nothing of this workspace. */
 async function referenceErrors(
   workspaceId: string,
-  refs: { area_id?: string | null | undefined; assignee_id?: string | null | undefined },
+  refs: {
+    area_id?: string | null | undefined;
+    assignee_id?: string | null | undefined;
+    required_skill_ids?: readonly string[] | null | undefined;
+  },
 ): Promise<FieldError[]> {
-  const [area, assignee] = await Promise.all([
+  const skillIds = refs.required_skill_ids ?? [];
+  const [area, assignee, skills] = await Promise.all([
     refs.area_id ? areaStore.of(workspaceId).get(refs.area_id) : undefined,
     refs.assignee_id ? getPrincipal(workspaceId, refs.assignee_id) : undefined,
+    skillIds.length > 0 ? skillStore.of(workspaceId).getMany(skillIds) : [],
   ]);
-  const errors: FieldError[] = [];
+  const errors: FieldError[] = skillIds.flatMap((_, index) =>
+    skills[index] === undefined
+      ? [
+          {
+            type: 'field-invalid' as const,
+            pointer: `#/required_skill_ids/${index}`,
+            detail: 'no skill definition with this id exists in the workspace',
+          },
+        ]
+      : [],
+  );
   if (refs.area_id && !area) {
     errors.push({
       type: 'field-invalid',
@@ -161,6 +186,17 @@ function locationErrors(location: Partial<Case['location'] & object> | undefined
     }));
 }
 
+/** A duration in its shortest ISO 8601 form (`PT90M` → `PT1H30M`); the default when none is given. */
+function shortestDuration(duration: string | undefined): string {
+  const parsed = parseIsoDuration(duration ?? defaultCaseDuration);
+  return 'seconds' in parsed ? formatIsoDuration(parsed.seconds) : defaultCaseDuration;
+}
+
+/** A list, or undefined when it is null or empty ([] clears like null: the field is omitted). */
+function nonEmpty<T>(list: readonly T[] | null | undefined): T[] | undefined {
+  return list && list.length > 0 ? [...list] : undefined;
+}
+
 function withOptional(record: Case, field: keyof Case, value: unknown): void {
   if (value === undefined || value === null) delete (record as Record<string, unknown>)[field];
   else (record as Record<string, unknown>)[field] = value;
@@ -186,6 +222,9 @@ export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   withOptional(record, 'scheduled_end', input.scheduled_end);
   withOptional(record, 'address', compact(input.address));
   withOptional(record, 'location', input.location);
+  record.duration = shortestDuration(input.duration);
+  withOptional(record, 'required_skill_ids', nonEmpty(input.required_skill_ids));
+  withOptional(record, 'time_windows', nonEmpty(input.time_windows));
   const errors = [...windowErrors(record), ...(await referenceErrors(ctx.workspaceId, input))];
   if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
   await caseStore.of(ctx).create(record, domainEvent(ctx, 'case.created', resource(id), record));
@@ -206,8 +245,13 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
     expectedVersion: patch.lock_version,
     apply: (current) => {
       if (ownOnly) assertOwnWorkStatus(patch.status, current.status, caseOwnWork);
-      const { address, location, ...fields } = patch;
+      const { address, location, duration, required_skill_ids, time_windows, ...fields } = patch;
       const next = mergePatch(current, fields);
+      if (duration !== undefined) next.duration = shortestDuration(duration);
+      if (required_skill_ids !== undefined) {
+        withOptional(next, 'required_skill_ids', nonEmpty(required_skill_ids));
+      }
+      if (time_windows !== undefined) withOptional(next, 'time_windows', nonEmpty(time_windows));
       withOptional(next, 'address', mergeNested(current.address, address));
       const merged = mergeNested(current.location, location);
       withOptional(next, 'location', merged);

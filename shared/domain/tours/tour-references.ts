@@ -1,32 +1,36 @@
 /**
  * What a tour write names must exist in the workspace: the vehicle (in service), the driver (a
- * user, not deactivated) and every stop's case, each case once. Each violation is a field error
+ * user, not deactivated), the shift and every stop's case, each case once. Each violation is a field error
  * at its pointer (`#/vehicle_id`, `#/driver_id`, `#/stops/3/case_id`), all reported together in
  * one 422. An id of another workspace is not found here, like an unknown one.
  *
  * Only what a write sends is checked (SPEC.md rule 5): a tour keeps naming a vehicle that was
  * deleted or taken out of service later, until its vehicle_id is written again.
  *
- * Cost: 1 GetItem for the vehicle, 1 for the driver, 1 BatchGetItem per 100 distinct cases.
+ * Cost: 1 GetItem for the vehicle, 1 for the driver, 1 for the shift, 1 BatchGetItem per 100
+ * distinct cases.
  */
 import { getPrincipal } from '../../data/directory.store.ts';
 import type { FieldError } from '../../schema/field-error.ts';
 import { caseStore } from '../cases/case.store.ts';
+import { shiftStore } from '../shifts/shift.store.ts';
 import { findVehicle } from '../vehicles/vehicle.service.ts';
 
 export interface TourReferences {
   vehicle_id?: string | null | undefined;
   driver_id?: string | null | undefined;
+  shift_id?: string | null | undefined;
   stops?: ReadonlyArray<{ case_id: string }> | undefined;
 }
 
 export async function referenceErrors(workspaceId: string, refs: TourReferences): Promise<FieldError[]> {
-  const [vehicle, driver, stops] = await Promise.all([
+  const [vehicle, driver, shift, stops] = await Promise.all([
     refs.vehicle_id ? vehicleErrors(workspaceId, refs.vehicle_id) : [],
     refs.driver_id ? driverErrors(workspaceId, refs.driver_id) : [],
+    refs.shift_id ? shiftErrors(workspaceId, refs.shift_id) : [],
     refs.stops ? stopErrors(workspaceId, refs.stops) : [],
   ]);
-  return [...vehicle, ...driver, ...stops];
+  return [...vehicle, ...driver, ...shift, ...stops];
 }
 
 async function vehicleErrors(workspaceId: string, vehicleId: string): Promise<FieldError[]> {
@@ -43,6 +47,11 @@ async function driverErrors(workspaceId: string, driverId: string): Promise<Fiel
   }
   if (principal.status === 'INACTIVE') return [invalid('#/driver_id', 'the user is deactivated')];
   return [];
+}
+
+async function shiftErrors(workspaceId: string, shiftId: string): Promise<FieldError[]> {
+  const shift = await shiftStore.of(workspaceId).get(shiftId.toLowerCase());
+  return shift ? [] : [invalid('#/shift_id', 'no shift with this id exists in the workspace')];
 }
 
 async function stopErrors(

@@ -19,14 +19,16 @@
  *   facet's or the range's entries;
  * - driver_id and vehicle_id together walk the driver's partitions and check the vehicle on the
  *   index entries (ListSpec `listedValues`); the total is a count of the driver's entries walked.
+ * - shift_id reads the shift's tours (a key range of their own: tour.store.ts `toursOfShift`),
+ *   checks the other filters on them and orders them in memory: it costs the shift's tours.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor, Principal } from '../../auth/actor.ts';
-import type { ListOrder, ListRequest } from '../../data/list-read.ts';
+import { comparatorOf, type ListOrder, type ListRequest } from '../../data/list-read.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
-import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { defaultPageSize, pageOf, paginate } from '../../schema/list.ts';
 import {
   assertOwner,
   assertOwnWorkFields,
@@ -35,8 +37,9 @@ import {
   writesOwnWorkOnly,
 } from '../own-work.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
+import { tourList } from './tour.list.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
-import { tourStore } from './tour.store.ts';
+import { tourStore, toursOfShift } from './tour.store.ts';
 import { TourError } from './tour-error.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
 
@@ -69,6 +72,7 @@ export async function listTours(ctx: Actor, query: Query) {
   const driver = scope ?? askedDriver;
   const vehicle = query.vehicle_id?.toLowerCase();
   const order = query.sort?.length ? query.sort : defaultOrder;
+  if (query.shift_id) return shiftTourPage(ctx, query, { driver, vehicle, order });
   const page = query.page ?? 0;
   const size = query.size ?? defaultPageSize;
   const request: Omit<ListRequest, 'scope'> = {
@@ -101,6 +105,29 @@ export async function listTours(ctx: Actor, query: Query) {
   return { items, page: pageOf(total, query) };
 }
 
+/**
+ * The tours of one shift (tour.store.ts `toursOfShift`: a key range holding exactly them), the
+ * other filters checked on them, ordered and paged in memory: a shift has a tour or a few.
+ */
+async function shiftTourPage(
+  ctx: Actor,
+  query: Query,
+  wanted: { driver: string | undefined; vehicle: string | undefined; order: readonly ListOrder[] },
+) {
+  const { driver, vehicle, order } = wanted;
+  const tours = (await toursOfShift(ctx, query.shift_id ?? '')).filter(
+    (tour) =>
+      (driver === undefined || tour.driver_id === driver) &&
+      (vehicle === undefined || tour.vehicle_id === vehicle) &&
+      (query.status === undefined || tour.status === query.status) &&
+      (query.date_from === undefined || tour.date >= query.date_from) &&
+      (query.date_to === undefined || tour.date <= query.date_to),
+  );
+  const compare = comparatorOf(tourList, order);
+  tours.sort((a, b) => compare(a as unknown as StoredRecord, b as unknown as StoredRecord));
+  return paginate(tours, query);
+}
+
 export async function getTour(ctx: Actor, id: string): Promise<Tour> {
   const tour = await tourStore.of(ctx).get(id);
   if (!tour || !canSee(ctx.principal, tour)) throw new TourError('not-found');
@@ -116,6 +143,7 @@ export async function createTour(ctx: Actor, input: z.output<typeof CreateTourSc
     date: input.date,
     ...(input.vehicle_id ? { vehicle_id: input.vehicle_id.toLowerCase() } : {}),
     ...(input.driver_id ? { driver_id: input.driver_id.toLowerCase() } : {}),
+    ...(input.shift_id ? { shift_id: input.shift_id.toLowerCase() } : {}),
     stops: storedStops(input.stops ?? []),
     status: input.status ?? 'PLANNED',
     created_at: now,
@@ -140,6 +168,7 @@ export async function updateTour(
     ...patch,
     ...(typeof patch.vehicle_id === 'string' ? { vehicle_id: patch.vehicle_id.toLowerCase() } : {}),
     ...(typeof patch.driver_id === 'string' ? { driver_id: patch.driver_id.toLowerCase() } : {}),
+    ...(typeof patch.shift_id === 'string' ? { shift_id: patch.shift_id.toLowerCase() } : {}),
     ...(patch.stops ? { stops: storedStops(patch.stops) } : {}),
   };
   const { after } = await updateVersioned<Tour>({
