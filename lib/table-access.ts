@@ -30,6 +30,8 @@ export const groupTableAccess = {
   // Shifts, their list counters, and the users and vehicles they name (reads).
   shifts: 'read-write',
   cases: 'read-write',
+  // Optimization runs and their plans; an apply writes tours and cases through their services.
+  scheduling: 'read-write',
   // Comments, their counters, read markers, reactions, duplicate guards and attachment uploads.
   comments: 'read-write',
   devices: 'read-write',
@@ -136,3 +138,16 @@ export const smsSendingGroups = ['devices'] as const satisfies readonly Operatio
 export const uploadGroups = ['tenant', 'comments'] as const satisfies readonly OperationGroup[];
 
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];
+
+/**
+ * The solver function (lib/solver.ts): reads what a run plans (cases, shifts, tours, users,
+ * settings: GetItem, BatchGetItem, Query of the list indexes) and moves the run with its plan
+ * and events (TransactWriteItems: PutItem, UpdateItem for list counters).
+ */
+export const solverTableActions = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+] as const;

@@ -9,16 +9,20 @@
  *   in line with every API write (seconds on DynamoDB Local under load). Also the deletion of a
  *   deleted device's telemetry history and of a deleted custom-object definition's instances
  *   and relations, in bounded steps.
- * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch) and
- *   the event stream's fan-out to every node (SNS publishes).
+ * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch), the
+ *   event stream's fan-out to every node (SNS publishes), and new optimization runs to the
+ *   solver queue (SQS sends).
  *
  * Two groups, not one per consumer: DynamoDB Streams serves at most two readers per shard
  * without throttling. What a consumer must do is its contract (shared/events/consumers.ts).
  */
+
+import { enqueueSolverRuns } from '../../shared/aws/solver-queue.ts';
 import { recordAuditEntries } from '../../shared/domain/audit-logs/audit-log.recorder.ts';
 import { customObjectPurger } from '../../shared/domain/custom-objects/custom-object-purge.consumer.ts';
 import { relationAssociationPurger } from '../../shared/domain/custom-objects/relation-purge.ts';
 import { deviceHistoryPurger } from '../../shared/domain/devices/device-history.consumer.ts';
+import { solverDispatcher } from '../../shared/domain/optimization-runs/solver-dispatch.consumer.ts';
 import type { ConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import type { EventConsumer } from '../../shared/events/consumers.ts';
 import { streamPublisher } from '../../shared/realtime/fanout.ts';
@@ -31,5 +35,5 @@ export const consumerGroups = {
     customObjectPurger,
     relationAssociationPurger,
   ],
-  live: [webhookDispatcher(), streamPublisher()],
+  live: [webhookDispatcher(), streamPublisher(), solverDispatcher(enqueueSolverRuns)],
 } as const satisfies Record<ConsumerGroup, readonly EventConsumer[]>;

@@ -14,6 +14,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { GeoRoutesClient } from '@aws-sdk/client-geo-routes';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
@@ -129,4 +130,14 @@ export function sesClient(options: ClientOptions = {}): SESv2Client {
 
 export function secretsManagerClient(options: ClientOptions = {}): SecretsManagerClient {
   return finished(new SecretsManagerClient(commonOptions(options, noEmulator)), options);
+}
+
+/**
+ * Amazon Location's routes (v2, resource-less: geo-routes:CalculateRouteMatrix). No emulator. A
+ * matrix block can take seconds to compute: per-attempt deadlines only (`attempt`), the solver
+ * calls it off any request's path.
+ */
+export function geoRoutesClient(options: ClientOptions = {}): GeoRoutesClient {
+  const merged: ClientOptions = { deadlines: 'attempt', ...options };
+  return finished(new GeoRoutesClient(commonOptions(merged, noEmulator)), merged);
 }

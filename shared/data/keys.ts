@@ -26,6 +26,8 @@ export type CollectionName =
   | 'WEBHOOK'
   | 'WEBHOOK_FAILURE'
   | 'TOUR'
+  | 'OPT_RUN'
+  | 'OPT_PLAN'
   | 'SHIFT'
   | 'VEHICLE'
   | 'VEHICLE_LOCATION'

@@ -10,6 +10,7 @@ import type { CommentErrorCode } from './comments/comment-error.ts';
 import type { CommonDomainErrorCode } from './common-error.ts';
 import type { CustomObjectErrorCode } from './custom-objects/custom-object-error.ts';
 import type { DeviceErrorCode } from './devices/device-error.ts';
+import type { OptimizationRunErrorCode } from './optimization-runs/optimization-run-error.ts';
 import type { SettingsErrorCode } from './settings/settings-error.ts';
 import type { ShiftErrorCode } from './shifts/shift-error.ts';
 import type { SkillErrorCode } from './skills/skill-error.ts';
@@ -30,6 +31,7 @@ export interface DomainErrorCodes {
   comments: CommentErrorCode;
   'custom-objects': CustomObjectErrorCode;
   devices: DeviceErrorCode;
+  'optimization-runs': OptimizationRunErrorCode;
   settings: SettingsErrorCode;
   shifts: ShiftErrorCode;
   skills: SkillErrorCode;

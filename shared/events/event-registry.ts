@@ -71,6 +71,41 @@ export const eventRegistry = {
     audit: false,
   },
   ...generic('tour', 'A tour was'),
+  'optimization_run.created': {
+    description:
+      'An optimization run was requested (status QUEUED): data.object is the run. The solver takes it up off ' +
+      'the request path; optimization_run.succeeded, .failed or .cancelled follows.',
+    webhook: true,
+  },
+  'optimization_run.started': {
+    description:
+      "Internal: the solver took a run up (QUEUED → RUNNING), for the event stream's " +
+      'OPTIMIZATION_RUN_UPDATED:V1 only; never delivered, never audited.',
+    webhook: false,
+    audit: false,
+  },
+  'optimization_run.succeeded': {
+    description:
+      'An optimization run found a plan (status SUCCEEDED): data.object is the run with its summary; read ' +
+      'GET /api/v2/scheduling/optimization-runs/{run_id} for the routes and the cases left out.',
+    webhook: true,
+  },
+  'optimization_run.failed': {
+    description:
+      'An optimization run failed (status FAILED): data.object has failure_code and failure_reason. A solver ' +
+      'that stopped mid-run (out of memory, timed out) fails its run too, with actor SYSTEM.',
+    webhook: true,
+  },
+  'optimization_run.cancelled': {
+    description: 'An optimization run was cancelled while QUEUED or RUNNING (status CANCELLED).',
+    webhook: true,
+  },
+  'optimization_run.applied': {
+    description:
+      "An optimization run's plan was applied (applied_at is set): its tours and cases were written, each with " +
+      'its own tour.created / tour.updated / case.updated event before this one.',
+    webhook: true,
+  },
   ...generic('device', 'A device was'),
   ...generic('custom_object_definition', 'A custom-object definition was'),
   'custom_object_relation.created': { description: 'A custom-object relation was created.', webhook: true },

@@ -37,6 +37,7 @@ import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
+import { solverQueues, startSolverPollers } from './solver-pollers.ts';
 import { startStreamPoller } from './stream-poller.ts';
 import { createStreamTopic } from './stream-topic.ts';
 
@@ -78,6 +79,7 @@ export const localBucketName = 'fsm-uploads';
 export const localQueues = [
   { name: 'fsm-webhook-delivery', attributes: { VisibilityTimeout: '20' } },
   { name: 'fsm-webhook-delivery-dlq' },
+  ...solverQueues,
 ];
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -134,6 +136,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
     );
     process.env.FSM_WEBHOOK_QUEUE_URL = queueUrls['fsm-webhook-delivery'];
+    process.env.FSM_SOLVER_QUEUE_URL = queueUrls['fsm-solver'];
     resetConfig();
 
     progress('applying the seed');
@@ -214,6 +217,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log: (message, details) => logger.warn(message, details),
     });
     stops.unshift(() => deliveries.stop());
+
+    const solver = startSolverPollers({
+      endpoint: aws.endpoint,
+      region: config().region,
+      queueUrl: queueUrls['fsm-solver'] ?? '',
+      deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
+    });
+    stops.unshift(() => solver.stop());
 
     return {
       baseUrl,

@@ -1,7 +1,7 @@
 /**
- * On AWS an SQS event-source mapping invokes the delivery Lambda; locally this poller plays that
- * part against the SQS emulator, calling the same worker code: long-polled receives of up to 10
- * messages, handled concurrently, successes deleted in one batch, failures left to come back
+ * On AWS an SQS event-source mapping invokes a queue's Lambda (webhook delivery, the solver);
+ * locally this poller plays that part against the SQS emulator, calling the same worker code:
+ * long-polled receives of up to `batchSize` (default 10) messages, handled concurrently, successes deleted in one batch, failures left to come back
  * after the visibility timeout, and a message that failed `maxReceives` times moved to the
  * dead-letter queue (what the queue's redrive policy does on AWS).
  */
@@ -22,7 +22,12 @@ export interface QueuePollerOptions {
   loops?: number;
   /** Receives after which a message that keeps failing goes to the dead-letter queue. */
   maxReceives?: number;
-  handle: (body: string) => Promise<void>;
+  /** Messages per receive (default 10). */
+  batchSize?: number;
+  /** Names the queue in log lines (default `webhook`). */
+  name?: string;
+  /** `message.messageId` stays the same when SQS hands a message out again (as on AWS). */
+  handle: (body: string, message: { messageId: string; receiveCount: number }) => Promise<void>;
   log: (message: string, details?: Record<string, unknown>) => void;
 }
 
@@ -36,22 +41,26 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
   const abort = new AbortController();
   const maxReceives = opts.maxReceives ?? 5;
   let stopped = false;
+  const name = opts.name ?? 'webhook';
 
   async function settle(message: Message): Promise<string | undefined> {
     try {
-      await opts.handle(message.Body ?? '');
+      await opts.handle(message.Body ?? '', {
+        messageId: message.MessageId ?? '',
+        receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 1),
+      });
       return message.ReceiptHandle;
     } catch (error) {
       const receives = Number(message.Attributes?.ApproximateReceiveCount ?? 1);
       if (receives < maxReceives) {
-        opts.log('webhook message not settled; it comes back after its visibility timeout', {
+        opts.log(`${name} message not settled; it comes back after its visibility timeout`, {
           messageId: message.MessageId,
           receives,
           error: String(error),
         });
         return undefined;
       }
-      opts.log('webhook message failed too often; moved to the dead-letter queue', {
+      opts.log(`${name} message failed too often; moved to the dead-letter queue`, {
         messageId: message.MessageId,
         receives,
         error: String(error),
@@ -69,7 +78,7 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
         const { Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: opts.queueUrl,
-            MaxNumberOfMessages: 10,
+            MaxNumberOfMessages: opts.batchSize ?? 10,
             WaitTimeSeconds: 2,
             MessageSystemAttributeNames: ['ApproximateReceiveCount'],
           }),
@@ -87,7 +96,7 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
         }
       } catch (error) {
         if (stopped) return;
-        opts.log('webhook queue poll failed; retrying', { error: String(error) });
+        opts.log(`${name} queue poll failed; retrying`, { error: String(error) });
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }

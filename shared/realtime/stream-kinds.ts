@@ -4,7 +4,8 @@
  * without a kind (users, tags, webhook endpoints, …) are not streamed; webhooks carry them.
  *
  * Who sees what (published with the route): a kind needs the read grant of its resource
- * (cases:read, tours:read, vehicles:read, areas:read; comments on cases comments:read too).
+ * (cases:read, tours:read, vehicles:read, areas:read; comments on cases comments:read too;
+ * OPTIMIZATION_RUN_UPDATED:V1, every move of a run's status, scheduling:read).
  * Callers who only do field work (technician and/or driver roles) see case events (comments on
  * cases included) of cases assigned to them and tour events of their own tours; everyone with the
  * grant sees vehicle and area events.
@@ -45,6 +46,18 @@ const tourFields = (object: Record<string, unknown>) => ({
   tourId: object.id,
   tourData: object,
 });
+
+const runFields = (object: Record<string, unknown>) => ({
+  businessId: `optimization_run:${String(object.id)}`,
+  optimizationRunId: object.id,
+  optimizationRunData: object,
+});
+/** Every move of a run's status: one kind, the run (without its routes) as data. */
+const runRule: KindRule = {
+  kind: 'OPTIMIZATION_RUN_UPDATED:V1',
+  grant: 'scheduling:read',
+  fields: runFields,
+};
 
 const rules: Record<string, KindRule> = {
   'case.created': {
@@ -103,6 +116,12 @@ const rules: Record<string, KindRule> = {
     fields: tourFields,
     ownerOf: (o) => o.driver_id,
   },
+  'optimization_run.created': runRule,
+  'optimization_run.started': runRule,
+  'optimization_run.succeeded': runRule,
+  'optimization_run.failed': runRule,
+  'optimization_run.cancelled': runRule,
+  'optimization_run.applied': runRule,
   'vehicle.location_updated': {
     kind: 'VEHICLE_LOCATION_UPDATED:V1',
     grant: 'vehicles:read',

@@ -25,6 +25,9 @@ export const apiTags = {
   Shifts:
     'Working hours of technicians and drivers: start and end, where they start and finish, the vehicle and the ' +
     'breaks; optimization runs and appointment slots plan into them.',
+  Scheduling:
+    'Planning work into shifts: optimization runs that plan cases into routes off the request path, their ' +
+    'map, and applying a plan as tours and scheduled cases.',
   Cases:
     'Work orders: what is to be done, where, by whom and when, how urgent, how far it got, and its ERP/CRM reference.',
   Comments:

@@ -18,6 +18,7 @@ import { deviceIntakeRoutes } from './groups/device-intake.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { graphqlRoutes } from './groups/graphql.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
+import { schedulingRoutes } from './groups/scheduling.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
 import { shiftRoutes } from './groups/shifts.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
@@ -40,6 +41,7 @@ export const routes = [
   ...tourRoutes,
   ...shiftRoutes,
   ...caseRoutes,
+  ...schedulingRoutes,
   ...commentRoutes,
   ...deviceRoutes,
   ...deviceIntakeRoutes,

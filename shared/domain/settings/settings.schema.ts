@@ -101,14 +101,22 @@ export const UpdateMcpSettingsSchema = z
   .meta({ id: 'UpdateMcpSettings', description: 'Merge patch; null on any field is 422.' });
 
 // Geoservices: geocoding of addresses and routing of tours.
-export const geoProviders = ['OPENSTREETMAP', 'GOOGLE', 'HERE', 'MAPBOX'] as const;
+/**
+ * Closed and published: values are only ever added (SPEC.md, Versioning). AMAZON_LOCATION came
+ * with optimization runs (travel times from Amazon Location route matrices on AWS).
+ */
+export const geoProviders = ['OPENSTREETMAP', 'GOOGLE', 'HERE', 'MAPBOX', 'AMAZON_LOCATION'] as const;
 export const distanceUnits = ['KILOMETERS', 'MILES'] as const;
 
 export const GeoservicesSettingsSchema = z
   .object({
-    provider: z
-      .enum(geoProviders)
-      .meta({ description: 'Geocoding and routing provider. Default OPENSTREETMAP.' }),
+    provider: z.enum(geoProviders).meta({
+      description:
+        'Geocoding and routing provider. Default OPENSTREETMAP. AMAZON_LOCATION (added with optimization ' +
+        'runs; clients must accept values they do not know yet): with is_routing_enabled, optimization runs ' +
+        'on AWS take travel times from Amazon Location route matrices (elsewhere, and for every other ' +
+        'provider, the great-circle model).',
+    }),
     is_geocoding_enabled: z.boolean().meta({ description: 'Addresses of cases are geocoded. Default true.' }),
     is_routing_enabled: z
       .boolean()

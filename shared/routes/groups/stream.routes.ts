@@ -33,7 +33,9 @@ export const StreamEnvelopeSchema = z
     timestamp: z.iso.datetime().meta({ description: 'UTC time the backend recorded the change.' }),
     tenantId: z.uuid(),
     businessId: z.string().meta({
-      description: '`case:<id>`, `tour:<id>`, `vehicle:<id>` or `area:<id>`; empty on control messages.',
+      description:
+        '`case:<id>`, `tour:<id>`, `vehicle:<id>`, `area:<id>` or `optimization_run:<id>`; empty on control ' +
+        'messages.',
     }),
     caseId: z.uuid().optional(),
     caseData: z
@@ -53,6 +55,15 @@ export const StreamEnvelopeSchema = z
     vehicleId: z.uuid().optional(),
     location: z.record(z.string(), z.unknown()).optional(),
     areaId: z.uuid().optional(),
+    optimizationRunId: z.uuid().optional(),
+    optimizationRunData: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({
+        description:
+          'OPTIMIZATION_RUN_UPDATED:V1: the run as GET /api/v2/scheduling/optimization-runs/{run_id} shows it, ' +
+          'without `result` (its `summary` is there once SUCCEEDED).',
+      }),
     waitingTime: z
       .string()
       .optional()
@@ -81,9 +92,11 @@ export const streamRoutes = [
       'and `data: <envelope>`. Kinds: CASE_CREATED:V1, CASE_UPDATED:V1, CASE_EXTERNAL_ID_UPDATED:V1 (with ' +
       'CASE_UPDATED:V1), CASE_COMMENT_ADDED:V1 (a comment on a case: caseId, caseData, commentId, commentData; ' +
       'needs comments:read too), TOUR_CREATED:V1, TOUR_UPDATED:V1, TOUR_DELETED:V1, VEHICLE_LOCATION_UPDATED:V1 ' +
-      '(deprecated), AREA_WAITING_TIME_UPDATED:V1; HEARTBEAT:V1 about every 30 s; RESYNC_REQUIRED:V1 (beyond ' +
+      '(deprecated), AREA_WAITING_TIME_UPDATED:V1, OPTIMIZATION_RUN_UPDATED:V1 (every move of an optimization ' +
+      "run's status: created, RUNNING, SUCCEEDED, FAILED, CANCELLED, applied; optimizationRunId and " +
+      'optimizationRunData; needs scheduling:read); HEARTBEAT:V1 about every 30 s; RESYNC_REQUIRED:V1 (beyond ' +
       "the spec) when a replay cannot be complete. Only events of the caller's workspace. Who sees what: a kind " +
-      'needs the read grant of its resource (cases:read, tours:read, vehicles:read, areas:read); a caller whose ' +
+      'needs the read grant of its resource (cases:read, tours:read, vehicles:read, areas:read, scheduling:read); a caller whose ' +
       'roles are only technician and/or driver sees case events of cases assigned to them and tour events of ' +
       'their own tours. The server ends every connection after 90 s; reconnect with a current token (EventSource ' +
       'clients send Last-Event-ID). At most 5 concurrent connections per user or service account (per node): ' +

@@ -1,0 +1,29 @@
+/** Scheduling: parse, call the domain, respond. */
+import { applyRun } from '../../shared/domain/optimization-runs/apply.service.ts';
+import { runMap } from '../../shared/domain/optimization-runs/map.service.ts';
+import * as runs from '../../shared/domain/optimization-runs/optimization-run.service.ts';
+import { createGroupHandler } from '../../shared/http/group-handler.ts';
+import { schedulingRoutes } from '../../shared/routes/groups/scheduling.routes.ts';
+
+const runPath = (id: string) => `/api/v2/scheduling/optimization-runs/${id}`;
+
+export const handler = createGroupHandler(schedulingRoutes, {
+  'scheduling.create_optimization_run': async ({ ctx, body }) => {
+    const run = await runs.createRun(ctx, body);
+    return { body: run, location: runPath(run.id) };
+  },
+  'scheduling.list_optimization_runs': async ({ ctx, query }) => ({ body: await runs.listRuns(ctx, query) }),
+  'scheduling.get_optimization_run': async ({ ctx, params }) => ({
+    body: await runs.getRun(ctx, params.run_id),
+  }),
+  'scheduling.cancel_optimization_run': async ({ ctx, params }) => ({
+    body: await runs.cancelRun(ctx, params.run_id),
+  }),
+  'scheduling.apply_optimization_run': async ({ ctx, params }) => ({
+    body: await applyRun(ctx, params.run_id),
+  }),
+  'scheduling.optimization_run_map': async ({ ctx, params }) => ({
+    body: await runMap(ctx, params.run_id),
+    contentType: 'image/svg+xml',
+  }),
+});

@@ -1,0 +1,33 @@
+/**
+ * The solver queue (SQS): one message per optimization run to solve, sent by the outbox
+ * consumer of new runs (shared/domain/optimization-runs/solver-dispatch.consumer.ts), received by
+ * the solver function (functions/optimizer-worker/handler.ts) or, locally, the queue poller.
+ * FSM_SOLVER_QUEUE_URL names it (the CDK stack and the local stack set it).
+ */
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SolverMessage } from '../domain/optimization-runs/solver-dispatch.consumer.ts';
+import { sqsClient } from './clients.ts';
+
+let client: SQSClient | undefined;
+
+function queueUrl(): string {
+  const url = process.env.FSM_SOLVER_QUEUE_URL;
+  if (!url) throw new Error('FSM_SOLVER_QUEUE_URL is not set: optimization runs cannot be queued');
+  return url;
+}
+
+/** Sends the messages, 10 per SendMessageBatch call. */
+export async function enqueueSolverRuns(messages: readonly SolverMessage[]): Promise<void> {
+  client ??= sqsClient();
+  for (let start = 0; start < messages.length; start += 10) {
+    const chunk = messages.slice(start, start + 10);
+    const { Failed } = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl(),
+        Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+      }),
+    );
+    if (Failed?.length)
+      throw new Error(`queueing optimization runs failed: ${Failed.map((f) => f.Code).join(', ')}`);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Optimization run: one request to plan cases into shifts over a horizon (API-DECISIONS.md,
+ * "Optimization runs"), solved off the request path, and its answer: the routes of the plan, the
+ * cases it leaves out with their reason, and a summary. Published schema names:
+ * OptimizationRun, CreateOptimizationRun, OptimizationRunList, OptimizationRunResult,
+ * OptimizationRunRoute, OptimizationRunStop, OptimizationRunUnassignedCase, OptimizationRunSummary.
+ */
+import * as z from 'zod';
+import { dateTime } from '../../schema/fields.ts';
+import { pagedListSchema } from '../../schema/list.ts';
+import { paginationQuery } from '../../schema/query-params.ts';
+import { unassignedReasons } from '../scheduling/unassigned-reasons.ts';
+import {
+  failureCodes,
+  maxHorizonDays,
+  maxPlannedCases,
+  maxPlannedShifts,
+  runStatuses,
+  timeLimits,
+} from './optimization-run-statuses.ts';
+
+export { runStatuses };
+
+const duration = (description: string) => z.string().meta({ format: 'duration', description });
+
+export const RunStopSchema = z
+  .object({
+    case_id: z.uuid().meta({ description: 'The case served at this stop.' }),
+    arrival: z.iso.datetime().meta({ description: 'When the technician gets there (UTC).' }),
+    start: z.iso.datetime().meta({
+      description: 'When the work starts: the arrival, or later when the case’s window opens later.',
+    }),
+    end: z.iso.datetime().meta({ description: 'When the work is done (start + the case’s duration).' }),
+  })
+  .meta({ id: 'OptimizationRunStop', description: 'One stop of a planned route, in driving order.' });
+
+export const RunRouteSchema = z
+  .object({
+    shift_id: z.uuid().meta({ description: 'The shift this route fills.' }),
+    user_id: z.uuid().meta({ description: 'The technician or driver of the shift.' }),
+    vehicle_id: z.uuid().optional().meta({ description: 'The shift’s vehicle; omitted when it has none.' }),
+    stops: z.array(RunStopSchema).meta({ description: 'The stops in driving order (at least one).' }),
+    distance_m: z.int().min(0).meta({ description: 'Metres driven, from the shift’s start to its end.' }),
+    travel_duration: duration('Time spent driving (ISO 8601), e.g. `PT2H15M`.'),
+  })
+  .meta({ id: 'OptimizationRunRoute', description: 'The plan of one shift that gets work.' });
+
+export const RunUnassignedSchema = z
+  .object({
+    case_id: z.uuid(),
+    reason: z.enum(unassignedReasons).meta({
+      description:
+        'NO_LOCATION (the case has no location), NO_SKILLED_TECHNICIAN (no shift’s technician offers every ' +
+        'required skill), NO_SHIFT_IN_WINDOW (no skilled shift meets a window of the case), ' +
+        'NOT_REACHABLE_IN_TIME (a skilled shift meets a window, but the drive there and back does not fit), ' +
+        'NO_CAPACITY (it fits on its own, not beside the work planned: more shifts would place it).',
+    }),
+  })
+  .meta({ id: 'OptimizationRunUnassignedCase', description: 'A case the plan leaves out, and why.' });
+
+export const RunSummarySchema = z
+  .object({
+    assigned: z.int().min(0).meta({ description: 'Cases planned.' }),
+    unassigned: z.int().min(0).meta({ description: 'Cases left out.' }),
+    distance_m: z.int().min(0).meta({ description: 'Metres driven over all routes.' }),
+    travel_duration: duration('Driving time over all routes (ISO 8601).'),
+    solve_ms: z.int().min(0).meta({ description: 'Milliseconds the optimizer searched.' }),
+  })
+  .meta({ id: 'OptimizationRunSummary', description: 'The plan in numbers.' });
+
+export const RunResultSchema = z
+  .object({
+    routes: z.array(RunRouteSchema).meta({ description: 'One route per shift that gets work.' }),
+    unassigned: z
+      .array(RunUnassignedSchema)
+      .meta({ description: 'Cases left out; [] when every case fits.' }),
+    summary: RunSummarySchema,
+  })
+  .meta({ id: 'OptimizationRunResult', description: 'The plan a SUCCEEDED run found.' });
+
+export const OptimizationRunSchema = z
+  .object({
+    id: z.uuid().meta({ description: 'Identifier of the run (UUIDv7: ids sort in creation order).' }),
+    status: z.enum(runStatuses).meta({
+      description:
+        'QUEUED (waiting for the solver), RUNNING (being solved), SUCCEEDED (`result` holds the plan), ' +
+        'FAILED (`failure_code` and `failure_reason` say why) or CANCELLED. The last three are final.',
+    }),
+    from: z.iso.datetime().meta({ description: 'Start of the planning horizon (UTC).' }),
+    to: z.iso.datetime().meta({ description: 'End of the planning horizon (UTC).' }),
+    case_ids: z.array(z.uuid()).optional().meta({
+      description: 'The cases asked for; omitted when the run plans the default selection.',
+    }),
+    shift_ids: z.array(z.uuid()).optional().meta({
+      description: 'The shifts asked for; omitted when the run plans every shift overlapping the horizon.',
+    }),
+    time_limit_seconds: z.int().min(timeLimits.min).max(timeLimits.max).meta({
+      description: 'How long the optimizer searches.',
+    }),
+    requested_by: z
+      .uuid()
+      .optional()
+      .meta({ description: 'The user or service account that created the run.' }),
+    created_at: z.iso.datetime().meta({ description: 'When the run was created (and QUEUED).' }),
+    updated_at: z.iso.datetime().meta({ description: 'When the run last changed.' }),
+    started_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the solver took the run up (RUNNING).' }),
+    expected_finish_at: z.iso
+      .datetime()
+      .optional()
+      .meta({
+        description:
+          'While RUNNING: when the answer is due (started_at + time_limit_seconds + a minute to read and ' +
+          'write). A run still RUNNING after it is reported FAILED (SOLVER_STOPPED).',
+      }),
+    finished_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the run reached SUCCEEDED, FAILED or CANCELLED.' }),
+    travel_model: z
+      .enum(['great-circle', 'amazon-location'])
+      .optional()
+      .meta({
+        description:
+          'Where travel times came from: `amazon-location` (Amazon Location route matrices, when the ' +
+          'workspace’s geoservices settings route with AMAZON_LOCATION on AWS) or `great-circle` (distance × ' +
+          '1.3 at 40 km/h). Set once the run is RUNNING.',
+      }),
+    summary: RunSummarySchema.optional().meta({ description: 'SUCCEEDED runs: the plan in numbers.' }),
+    result: RunResultSchema.optional().meta({
+      description: 'SUCCEEDED runs, on single reads: the plan. Lists leave it out (summary is there).',
+    }),
+    failure_code: z
+      .enum(failureCodes)
+      .optional()
+      .meta({
+        description:
+          'FAILED runs: INVALID_PROBLEM, TOO_LARGE, TRAVEL_UNAVAILABLE, SOLVER_STOPPED (out of memory, timed ' +
+          'out or crashed) or INTERNAL_ERROR.',
+      }),
+    failure_reason: z.string().optional().meta({ description: 'FAILED runs: why, in words.' }),
+    applied_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the plan was applied (once at most).' }),
+    applied_by: z.uuid().optional().meta({ description: 'Who applied the plan.' }),
+  })
+  .meta({
+    id: 'OptimizationRun',
+    description: 'A request to plan cases into shifts, and once SUCCEEDED its plan.',
+  });
+
+export type OptimizationRun = z.infer<typeof OptimizationRunSchema>;
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+const horizonMs = maxHorizonDays * 86_400_000;
+
+/** Ids listed once each (compared case-insensitively); a repeat is 422 at its index. */
+function uniqueIds(max: number, what: string) {
+  return z
+    .array(z.uuid())
+    .min(1)
+    .max(max)
+    .check((ctx) => {
+      const seen = new Set<string>();
+      ctx.value.forEach((id, index) => {
+        if (seen.has(id.toLowerCase())) {
+          ctx.issues.push({
+            code: 'custom',
+            input: id,
+            path: [index],
+            message: `the ${what} is listed twice`,
+          });
+        }
+        seen.add(id.toLowerCase());
+      });
+    })
+    .meta({ uniqueItems: true });
+}
+
+export const CreateOptimizationRunSchema = z
+  .object({
+    from: dateTime().meta({ description: 'Start of the planning horizon (RFC 3339).' }),
+    to: dateTime().meta({
+      description: `End of the planning horizon: after from, at most ${maxHorizonDays} days later.`,
+    }),
+    case_ids: uniqueIds(maxPlannedCases, 'case')
+      .optional()
+      .meta({
+        description:
+          `The cases to plan, 1..${maxPlannedCases}, each a case of the workspace that is not DONE, CANCELLED ` +
+          'or IN_PROGRESS (otherwise 422 at `#/case_ids/<index>`). Default: every case with a location, status ' +
+          'NEW or SCHEDULED, not on a tour that is IN_PROGRESS or DONE, whose windows meet the horizon. The ' +
+          'cases on the PLANNED tours of the planned shifts are planned too (applying replaces those tours).',
+      }),
+    shift_ids: uniqueIds(maxPlannedShifts, 'shift')
+      .optional()
+      .meta({
+        description:
+          `The shifts to fill, 1..${maxPlannedShifts}, each a shift of the workspace that overlaps the horizon ` +
+          '(otherwise 422 at `#/shift_ids/<index>`). Default: every shift overlapping the horizon.',
+      }),
+    time_limit_seconds: z
+      .int()
+      .min(timeLimits.min)
+      .max(timeLimits.max)
+      .optional()
+      .meta({
+        description: `How long the optimizer searches, ${timeLimits.min}..${timeLimits.max} seconds; default ${timeLimits.default}.`,
+      }),
+  })
+  .check((ctx) => {
+    const { from, to } = ctx.value;
+    if (typeof from !== 'string' || typeof to !== 'string') return;
+    const span = Date.parse(to) - Date.parse(from);
+    if (span <= 0) {
+      ctx.issues.push({ code: 'custom', input: to, path: ['to'], message: 'must be after from' });
+    } else if (span > horizonMs) {
+      ctx.issues.push({
+        code: 'custom',
+        input: to,
+        path: ['to'],
+        message: `must be at most ${maxHorizonDays} days after from`,
+      });
+    }
+  })
+  .meta({ id: 'CreateOptimizationRun' });
+
+export type CreateOptimizationRun = z.output<typeof CreateOptimizationRunSchema>;
+
+export const OptimizationRunListQuery = z.object({
+  ...paginationQuery,
+  status: z.enum(runStatuses).optional().meta({ description: 'Runs in this status; default: every status.' }),
+});
+
+export const OptimizationRunIdParams = z.object({
+  run_id: z.uuid().meta({ description: 'Identifier of the optimization run.' }),
+});
+
+export const OptimizationRunListSchema = pagedListSchema(OptimizationRunSchema, 'OptimizationRunList');

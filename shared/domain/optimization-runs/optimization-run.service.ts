@@ -1,0 +1,156 @@
+/**
+ * Optimization runs on the request path (API-DECISIONS.md, "Optimization runs"): create (checked
+ * and answered at once, QUEUED with its optimization_run.created event in one transaction; the
+ * outbox hands it to the solver queue: solver-dispatch.consumer.ts), read, list and cancel. The
+ * solving itself is solver-job.ts, the apply apply.service.ts.
+ *
+ * A read never shows a run stuck in RUNNING: past `expected_finish_at` (its time limit plus a
+ * minute) the solver has stopped without an answer (out of memory, a timeout, a crash), and the
+ * read records it as FAILED (SOLVER_STOPPED) before answering.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Actor } from '../../auth/actor.ts';
+import { domainEvent } from '../../events/domain-event.ts';
+import type { FieldError } from '../../schema/field-error.ts';
+import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { caseStore } from '../cases/case.store.ts';
+import { shiftStore } from '../shifts/shift.store.ts';
+import type { RunRecord } from './optimization-run.record.ts';
+import { deadlineOf, representRun, runEventObject, runResource } from './optimization-run.representation.ts';
+import type { CreateOptimizationRun, OptimizationRun } from './optimization-run.schema.ts';
+import { planStore, runStore } from './optimization-run.store.ts';
+import { OptimizationRunError } from './optimization-run-error.ts';
+import { type RunStatus, timeLimits } from './optimization-run-statuses.ts';
+import { failRun, moveRun } from './run-transitions.ts';
+
+/** Case statuses a run never plans: the work is under way, done or called off. */
+const unplannable = new Set(['IN_PROGRESS', 'DONE', 'CANCELLED']);
+
+const invalid = (pointer: string, detail: string): FieldError => ({ type: 'field-invalid', pointer, detail });
+
+async function caseErrors(ctx: Actor, ids: readonly string[]): Promise<FieldError[]> {
+  const found = await caseStore.of(ctx).getMany(ids.map((id) => id.toLowerCase()));
+  return ids.flatMap((_, index) => {
+    const record = found[index];
+    if (!record) return [invalid(`#/case_ids/${index}`, 'no case with this id exists in the workspace')];
+    if (unplannable.has(record.status)) {
+      return [invalid(`#/case_ids/${index}`, `the case is ${record.status}: only open work is planned`)];
+    }
+    return [];
+  });
+}
+
+async function shiftErrors(ctx: Actor, ids: readonly string[], from: string, to: string) {
+  const found = await shiftStore.of(ctx).getMany(ids.map((id) => id.toLowerCase()));
+  return ids.flatMap((_, index) => {
+    const shift = found[index];
+    if (!shift) return [invalid(`#/shift_ids/${index}`, 'no shift with this id exists in the workspace')];
+    if (!(shift.end > from && shift.start < to)) {
+      return [invalid(`#/shift_ids/${index}`, 'the shift does not overlap the horizon (from, to)')];
+    }
+    return [];
+  });
+}
+
+export async function createRun(ctx: Actor, input: CreateOptimizationRun): Promise<OptimizationRun> {
+  const [cases, shifts] = await Promise.all([
+    input.case_ids ? caseErrors(ctx, input.case_ids) : [],
+    input.shift_ids ? shiftErrors(ctx, input.shift_ids, input.from, input.to) : [],
+  ]);
+  const errors = [...cases, ...shifts];
+  if (errors.length > 0) throw new OptimizationRunError('invalid', { fields: errors });
+  const id = uuidv7();
+  const now = new Date().toISOString();
+  const run: RunRecord = {
+    id,
+    status: 'QUEUED',
+    from: input.from,
+    to: input.to,
+    ...(input.case_ids ? { case_ids: input.case_ids.map((caseId) => caseId.toLowerCase()) } : {}),
+    ...(input.shift_ids ? { shift_ids: input.shift_ids.map((shiftId) => shiftId.toLowerCase()) } : {}),
+    time_limit_seconds: input.time_limit_seconds ?? timeLimits.default,
+    requested_by: ctx.principal.id,
+    created_at: now,
+    updated_at: now,
+    lock_version: 0,
+  };
+  await runStore
+    .of(ctx)
+    .create(run, domainEvent(ctx, 'optimization_run.created', runResource(id), runEventObject(run)));
+  return representRun(run);
+}
+
+export const stalledReason =
+  'The solver stopped without an answer (it ran out of memory, timed out or crashed); create a new run.';
+
+/** A RUNNING run past its deadline, recorded as FAILED; any other run as it is. */
+export async function settleIfStalled(
+  ctx: Actor | string,
+  run: RunRecord,
+  now = Date.now(),
+): Promise<RunRecord> {
+  const deadline = run.status === 'RUNNING' ? deadlineOf(run) : undefined;
+  if (deadline === undefined || now <= deadline) return run;
+  const { run: after } = await failRun(
+    ctx,
+    run.id,
+    { code: 'SOLVER_STOPPED', reason: stalledReason },
+    // Only the attempt that stalled: a run taken again since is someone else's to judge.
+    (current) => current.started_at === run.started_at,
+  );
+  return after ?? run;
+}
+
+/** The run, `result` included when it SUCCEEDED. */
+export async function getRun(ctx: Actor, id: string): Promise<OptimizationRun> {
+  const stored = await runStore.of(ctx).get(id.toLowerCase());
+  if (!stored) throw new OptimizationRunError('not-found');
+  const run = await settleIfStalled(ctx, stored);
+  const plan = run.status === 'SUCCEEDED' ? await planStore.of(ctx).get(run.id) : undefined;
+  return representRun(run, plan);
+}
+
+/** Newest first, through the list's creation index (optimization-run.list.ts); no `result`. */
+export async function listRuns(
+  ctx: Actor,
+  query: { page?: number | undefined; size?: number | undefined; status?: RunStatus | undefined },
+) {
+  const { items, total } = await runStore.of(ctx).page({
+    order: [{ field: 'created_at', direction: 'desc' }],
+    ...(query.status ? { segments: [query.status] } : {}),
+    page: query.page ?? 0,
+    size: query.size ?? defaultPageSize,
+  });
+  const settled = await Promise.all(items.map((run) => settleIfStalled(ctx, run)));
+  return { items: settled.map((run) => representRun(run)), page: pageOf(total, query) };
+}
+
+/**
+ * QUEUED or RUNNING → CANCELLED (a RUNNING run's solver finishes its search, but its answer is
+ * discarded: its write is conditional on the run still being RUNNING). Cancelling a CANCELLED run
+ * again changes nothing and answers it (a retried request is safe); a SUCCEEDED or FAILED run is
+ * 409 resource-conflict with `data.status`.
+ */
+export async function cancelRun(ctx: Actor, id: string): Promise<OptimizationRun> {
+  const runId = id.toLowerCase();
+  const stored = await runStore.of(ctx).get(runId);
+  if (!stored) throw new OptimizationRunError('not-found');
+  await settleIfStalled(ctx, stored);
+  const { run } = await moveRun(ctx, runId, {
+    next: (current, now) => {
+      if (current.status !== 'QUEUED' && current.status !== 'RUNNING') return undefined;
+      const next: RunRecord = { ...current, status: 'CANCELLED', finished_at: now };
+      delete next.solver_message_id;
+      return next;
+    },
+    event: (next) => domainEvent(ctx, 'optimization_run.cancelled', runResource(runId), runEventObject(next)),
+  });
+  if (!run) throw new OptimizationRunError('not-found');
+  if (run.status !== 'CANCELLED') {
+    throw new OptimizationRunError('conflict', {
+      detail: `The run is ${run.status}: only a QUEUED or RUNNING run can be cancelled.`,
+      data: { reason: 'run_finished', status: run.status },
+    });
+  }
+  return representRun(run);
+}

@@ -1,0 +1,139 @@
+/**
+ * The moves of a run's status, each a versioned replace with its event (the outbox), so that
+ * a move and its event commit together and two movers never both win:
+ *
+ *   QUEUED ──take──► RUNNING ──succeed──► SUCCEEDED
+ *     │                 ├──fail──────────► FAILED
+ *     └──cancel─────────┴──cancel────────► CANCELLED
+ *
+ * A move re-reads the run (strongly consistent) and asks `move` for the next state; `move`
+ * answers undefined when the run is not in a state it moves from, and nothing is written. A
+ * version conflict (someone moved it in between) reads again. The solver's moves carry actor
+ * SYSTEM; a cancel carries its caller.
+ */
+import { DataError } from '../../data/data-error.ts';
+import type { StoreScope } from '../../data/resource-store.ts';
+import type { TableWrite } from '../../data/table.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
+import { systemEvent } from '../../events/domain-event.ts';
+import type { EventType } from '../../events/event-registry.ts';
+import type { RunPlan, RunRecord, RunSummary } from './optimization-run.record.ts';
+import { runEventObject, runResource } from './optimization-run.representation.ts';
+import { planCreate, runStore } from './optimization-run.store.ts';
+import { OptimizationRunError } from './optimization-run-error.ts';
+import type { FailureCode } from './optimization-run-statuses.ts';
+
+const workspaceOf = (scope: StoreScope) => (typeof scope === 'string' ? scope : scope.workspaceId);
+
+export interface Move {
+  /** The next state (without bookkeeping), or undefined: no move from this state. */
+  next(current: RunRecord, now: string): RunRecord | undefined;
+  event(next: RunRecord): DomainEvent;
+  /** Writes that join the move's transaction (the plan of a success). */
+  extra?: (next: RunRecord) => TableWrite[];
+}
+
+export interface Moved {
+  run: RunRecord | undefined;
+  moved: boolean;
+}
+
+export async function moveRun(scope: StoreScope, id: string, move: Move): Promise<Moved> {
+  const store = runStore.of(scope);
+  for (let attempt = 1; attempt <= 8; attempt++) {
+    const current = await store.getConsistent(id);
+    if (!current) return { run: undefined, moved: false };
+    const now = new Date().toISOString();
+    const proposed = move.next(current, now);
+    if (!proposed) return { run: current, moved: false };
+    const next: RunRecord = { ...proposed, lock_version: current.lock_version + 1, updated_at: now };
+    try {
+      await store.replace(next, current, move.event(next), move.extra?.(next) ?? []);
+      return { run: next, moved: true };
+    } catch (error) {
+      if (error instanceof DataError && error.code === 'version-conflict') continue;
+      throw error;
+    }
+  }
+  throw new OptimizationRunError('conflict', { detail: 'The run kept changing; retry.' });
+}
+
+/** An event of the solver (actor SYSTEM). */
+const solverEvent = (scope: StoreScope, type: EventType) => (next: RunRecord) =>
+  systemEvent(workspaceOf(scope), type, runResource(next.id), runEventObject(next));
+
+const withoutSolverFields = (run: RunRecord): RunRecord => {
+  const copy = { ...run };
+  delete copy.solver_message_id;
+  return copy;
+};
+
+/** QUEUED → RUNNING, taken by the receive of `messageId`. */
+export function takeRun(
+  scope: StoreScope,
+  id: string,
+  messageId: string,
+  travelModel: RunRecord['travel_model'],
+) {
+  return moveRun(scope, id, {
+    next: (current, now) =>
+      current.status === 'QUEUED'
+        ? {
+            ...current,
+            status: 'RUNNING',
+            started_at: now,
+            solver_message_id: messageId,
+            ...(travelModel ? { travel_model: travelModel } : {}),
+          }
+        : undefined,
+    event: solverEvent(scope, 'optimization_run.started'),
+  });
+}
+
+/** RUNNING → SUCCEEDED with the plan, if the run is still the one this receive took. */
+export function succeedRun(
+  scope: StoreScope,
+  id: string,
+  messageId: string,
+  summary: RunSummary,
+  plan: RunPlan,
+) {
+  return moveRun(scope, id, {
+    next: (current, now) =>
+      current.status === 'RUNNING' && current.solver_message_id === messageId
+        ? { ...withoutSolverFields(current), status: 'SUCCEEDED', finished_at: now, summary }
+        : undefined,
+    event: solverEvent(scope, 'optimization_run.succeeded'),
+    extra: () => [planCreate(scope, plan)],
+  });
+}
+
+export interface Failure {
+  code: FailureCode;
+  reason: string;
+}
+
+/**
+ * QUEUED or RUNNING → FAILED. `onlyIf` narrows which runs this failure is about (the receive
+ * that took it, a run past its deadline); without it any run not yet final fails.
+ */
+export function failRun(
+  scope: StoreScope,
+  id: string,
+  failure: Failure,
+  onlyIf: (current: RunRecord) => boolean = () => true,
+) {
+  return moveRun(scope, id, {
+    next: (current, now) =>
+      (current.status === 'QUEUED' || current.status === 'RUNNING') && onlyIf(current)
+        ? {
+            ...withoutSolverFields(current),
+            status: 'FAILED',
+            finished_at: now,
+            failure_code: failure.code,
+            failure_reason: failure.reason,
+          }
+        : undefined,
+    event: solverEvent(scope, 'optimization_run.failed'),
+  });
+}

@@ -1,0 +1,237 @@
+/**
+ * Routes of the `scheduling` operation group (one Lambda): optimization runs (API-DECISIONS.md,
+ * "Optimization runs") — create (202, solved off the request path), list, read, cancel, apply,
+ * and the run's map. Dispatchers, admins and owners plan (scheduling:read, scheduling:update).
+ */
+import * as z from 'zod';
+import {
+  CreateOptimizationRunSchema,
+  OptimizationRunIdParams,
+  OptimizationRunListQuery,
+  OptimizationRunListSchema,
+  OptimizationRunSchema,
+} from '../../domain/optimization-runs/optimization-run.schema.ts';
+import type { RouteSpec } from '../../http/route-spec.ts';
+import { onePage } from '../crud-routes.ts';
+
+const collection = '/api/v2/scheduling/optimization-runs';
+const item = `${collection}/{run_id}` as const;
+const common = { group: 'scheduling', tags: ['Scheduling'], auth: 'bearer' } as const;
+
+// Examples: a Tuesday in Berlin, two technicians, three cases.
+const ids = {
+  run: '019d4b10-2a3c-7e10-8b21-5c6d7e8f9a01',
+  dispatcher: '019cad9d-67a0-77f5-96b9-283bd392bece',
+  anna: '019d2e01-1111-7a10-9b6e-2f8c4d1a0b31',
+  shiftAnna: '019d4a00-0aa1-7c10-8d21-1e2f3a4b5c61',
+  van: '019d2f4a-1c3e-7a10-9b6e-2f8c4d1a0b31',
+  boiler: '019d3a02-0b1e-7c44-8a9f-1e2d3c4b5a61',
+  meter: '019d3a02-7d3a-7f10-b2c4-5a6b7c8d9e02',
+  heatPump: '019d3a03-11aa-7b55-9c0d-2e3f4a5b6c73',
+};
+
+const queued = {
+  id: ids.run,
+  status: 'QUEUED' as const,
+  from: '2026-06-16T06:00:00.000Z',
+  to: '2026-06-16T18:00:00.000Z',
+  time_limit_seconds: 30,
+  requested_by: ids.dispatcher,
+  created_at: '2026-06-15T16:20:00.000Z',
+  updated_at: '2026-06-15T16:20:00.000Z',
+};
+
+const summary = {
+  assigned: 2,
+  unassigned: 1,
+  distance_m: 18_420,
+  travel_duration: 'PT38M',
+  solve_ms: 29_870,
+};
+
+const succeeded = {
+  ...queued,
+  status: 'SUCCEEDED' as const,
+  updated_at: '2026-06-15T16:20:33.000Z',
+  started_at: '2026-06-15T16:20:01.000Z',
+  finished_at: '2026-06-15T16:20:33.000Z',
+  travel_model: 'great-circle' as const,
+  summary,
+  result: {
+    routes: [
+      {
+        shift_id: ids.shiftAnna,
+        user_id: ids.anna,
+        vehicle_id: ids.van,
+        stops: [
+          {
+            case_id: ids.boiler,
+            arrival: '2026-06-16T07:14:00.000Z',
+            start: '2026-06-16T07:14:00.000Z',
+            end: '2026-06-16T08:14:00.000Z',
+          },
+          {
+            case_id: ids.meter,
+            arrival: '2026-06-16T08:31:00.000Z',
+            start: '2026-06-16T09:00:00.000Z',
+            end: '2026-06-16T09:45:00.000Z',
+          },
+        ],
+        distance_m: 18_420,
+        travel_duration: 'PT38M',
+      },
+    ],
+    unassigned: [{ case_id: ids.heatPump, reason: 'NO_SKILLED_TECHNICIAN' as const }],
+    summary,
+  },
+};
+
+const lifecycle =
+  'A run plans cases into shifts over a horizon [from, to) and is solved off the request path: QUEUED (waiting ' +
+  'for the solver) → RUNNING (`started_at`, `expected_finish_at`) → SUCCEEDED (`result`: a route per shift that ' +
+  'gets work, the cases left out with their reason, a summary) or FAILED (`failure_code`, `failure_reason`); a ' +
+  'QUEUED or RUNNING run can be CANCELLED. Every move emits an event (optimization_run.created, .succeeded, ' +
+  '.failed, .cancelled, .applied for webhooks and the audit log; OPTIMIZATION_RUN_UPDATED:V1 on the event ' +
+  'stream for each, RUNNING included). A solver that stops mid-run (out of memory, a timeout, a crash) never ' +
+  'leaves its run RUNNING: once `expected_finish_at` has passed, the run reads as FAILED (SOLVER_STOPPED). ' +
+  'Travel times come from the travel model in `travel_model`. Its map: GET ' +
+  '/api/v2/scheduling/optimization-runs/{run_id}/map.svg.';
+
+const apply =
+  'Applies a SUCCEEDED run’s plan, all or nothing: for each route the shift’s PLANNED tour (found by `shift_id`) ' +
+  'gets the route’s stops in order with `planned_arrival`, or a PLANNED tour is created for the shift (date: the ' +
+  'shift’s start day, UTC; driver: the shift’s user; vehicle: the shift’s vehicle); a planned shift that gets ' +
+  'no route has its PLANNED tour emptied; each planned case gets `assignee_id` (the shift’s user), ' +
+  '`scheduled_start`, `scheduled_end` (the stop’s start and end) and status SCHEDULED. Cases left out are not ' +
+  'touched. Tours and cases are written through their own operations: each write emits its tour.created, ' +
+  'tour.updated or case.updated event and audit entry, then optimization_run.applied.\n\n' +
+  'Conflicts: the run recorded the lock_version of every case and shift it planned with and of the PLANNED tours ' +
+  'of those shifts. If any changed since (or a shift got a PLANNED tour since), the answer is 409 ' +
+  'resource-conflict with `data.conflicts` (`[{type: case|tour|shift, id}]`) and nothing is written. A run is ' +
+  'applied at most once: a second apply (or one while another is in progress) is 409 with `data.reason` ' +
+  '`run_applied` (or `apply_in_progress`); a run that is not SUCCEEDED is 409 with `data.reason` ' +
+  '`run_not_succeeded` and `data.status`.\n\n' +
+  'How all-or-nothing holds over more writes than one DynamoDB transaction takes (100 items): every version is ' +
+  'checked first; the run is then claimed (a conditional write, so a concurrent apply gets 409); each tour and ' +
+  'case is written conditionally on the version checked; when one of them was changed in the meantime (a late ' +
+  'conflict), every record already written is restored to what it was (conditionally on the version written, ' +
+  'with its own events), the claim is released and the answer is the same 409. A claim whose apply died (a crash ' +
+  'mid-apply) is taken over after a minute by the next apply, which finishes what the first one started. ' +
+  'docs/scheduling.md has the details.';
+
+export const schedulingRoutes = [
+  {
+    ...common,
+    operationId: 'scheduling.create_optimization_run',
+    method: 'POST',
+    path: collection,
+    summary: 'Create an optimization run',
+    description:
+      `${lifecycle}\n\nChecked and answered at once: 202 with the QUEUED run and its Location. \`to\` must be ` +
+      'after `from` and at most 7 days later (422 at `#/to`); each of `case_ids` / `shift_ids` must name a case or ' +
+      'shift of the workspace (422 at its index, e.g. `#/case_ids/2`), a case not in progress, done or cancelled, ' +
+      'a shift overlapping the horizon; `time_limit_seconds` 1..300, default 30.',
+    examples: {
+      request: { from: '2026-06-16T06:00:00Z', to: '2026-06-16T18:00:00Z', time_limit_seconds: 30 },
+      response: queued,
+    },
+    grants: ['scheduling:update'],
+    body: CreateOptimizationRunSchema,
+    success: {
+      status: 202,
+      description: 'Accepted: the QUEUED run; Location names it.',
+      schema: OptimizationRunSchema,
+    },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.list_optimization_runs',
+    method: 'GET',
+    path: collection,
+    summary: 'List optimization runs',
+    description: `${lifecycle}\n\nNewest first. \`status\` keeps the runs in one status. Items leave \`result\` out (\`summary\` is there); read a run for its routes.`,
+    examples: { query: 'status=SUCCEEDED&size=10', response: onePage(queued, 10) },
+    grants: ['scheduling:read'],
+    query: OptimizationRunListQuery,
+    success: { status: 200, description: 'A page of runs.', schema: OptimizationRunListSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.get_optimization_run',
+    method: 'GET',
+    path: item,
+    summary: 'Get an optimization run',
+    description: `${lifecycle}\n\nThe run with this id, \`result\` included once SUCCEEDED. An id of another workspace is 404.`,
+    examples: { response: succeeded },
+    grants: ['scheduling:read'],
+    params: OptimizationRunIdParams,
+    success: { status: 200, description: 'The run.', schema: OptimizationRunSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.cancel_optimization_run',
+    method: 'POST',
+    path: `${item}/cancel`,
+    summary: 'Cancel an optimization run',
+    description:
+      `${lifecycle}\n\nQUEUED or RUNNING → CANCELLED (optimization_run.cancelled). A RUNNING run’s solver ` +
+      'finishes its search but its answer is discarded. Cancelling a CANCELLED run again answers it unchanged ' +
+      '(a retry is safe). A SUCCEEDED or FAILED run is final: 409 resource-conflict with `data.reason` ' +
+      '`run_finished` and `data.status`.',
+    examples: {
+      response: {
+        ...queued,
+        status: 'CANCELLED',
+        finished_at: '2026-06-15T16:20:05.000Z',
+        updated_at: '2026-06-15T16:20:05.000Z',
+      },
+    },
+    grants: ['scheduling:update'],
+    params: OptimizationRunIdParams,
+    errors: [409],
+    success: { status: 202, description: 'The CANCELLED run.', schema: OptimizationRunSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.apply_optimization_run',
+    method: 'POST',
+    path: `${item}/apply`,
+    summary: 'Apply an optimization run’s plan',
+    description: apply,
+    examples: {
+      response: { ...succeeded, applied_at: '2026-06-15T16:25:12.000Z', applied_by: ids.dispatcher },
+    },
+    grants: ['scheduling:update', 'tours:update', 'cases:update'],
+    params: OptimizationRunIdParams,
+    errors: [409],
+    success: { status: 200, description: 'The applied run.', schema: OptimizationRunSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.optimization_run_map',
+    method: 'GET',
+    path: `${item}/map.svg`,
+    summary: 'Draw an optimization run’s plan (SVG)',
+    description:
+      'The plan of a SUCCEEDED run as an SVG picture (`image/svg+xml`), drawn without map tiles or any network: ' +
+      'each route in its own colour from the shift’s start through its numbered stops to its end, the cases left ' +
+      'out as grey crosses, and a legend (stops and kilometres per route). Places are where they were when the ' +
+      'run read them. Open it in a browser, e.g. ' +
+      '[GET /api/v2/scheduling/optimization-runs/{run_id}/map.svg](/api/v2/scheduling/optimization-runs/{run_id}/map.svg) ' +
+      '(with your token). A run that is not SUCCEEDED has no plan: 409 with `data.status`.',
+    examples: {
+      response:
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 750" width="960" height="750" role="img" ' +
+        'aria-label="Optimization run 019d4b10">…</svg>',
+    },
+    grants: ['scheduling:read'],
+    params: OptimizationRunIdParams,
+    errors: [409],
+    success: {
+      status: 200,
+      description: 'The map as image/svg+xml.',
+      schema: z.string(),
+      contentType: 'image/svg+xml',
+    },
+  },
+] as const satisfies readonly RouteSpec[];
