@@ -41,7 +41,7 @@ export const plannableStatuses = ['NEW', 'SCHEDULED'] as const;
 const walkPage = 1000;
 
 /** The entry check (case.list.ts `listedValues`): no location, or no window near the horizon. */
-function mayBeCandidate(entry: StoredRecord, from: string, to: string): boolean {
+export function mayBeCandidate(entry: StoredRecord, from: string, to: string): boolean {
   // Entries written before the planning values carry none of them: their items decide.
   if (entry.located === 0) return false;
   if (typeof entry.windows_from !== 'string' || typeof entry.windows_to !== 'string') return true;

@@ -113,6 +113,29 @@ describe('List: tours', () => {
       expect(counterChanges(writes)).toEqual({});
     });
 
+    it('puts the tour’s shift in the token partition, and moves it when the shift changes', () => {
+      // Prepare
+      const before = stored(tour({ shift_id: 's1' }));
+
+      // Act
+      const created = listWrites(tourList, scope, undefined, tour({ shift_id: 's1' }));
+      const moved = listWrites(tourList, scope, before, tour({ shift_id: 's2', lock_version: 1 }));
+      const cleared = listWrites(tourList, scope, before, tour({ lock_version: 1 }));
+
+      // Assess
+      const tokens = (writes: TableWrite[]) =>
+        writes.flatMap((write) =>
+          write.kind === 'put' || write.kind === 'discard' ? [[write.kind, write.key.sk]] : [],
+        );
+      expect(tokens(created)).toEqual([['put', 'shift_id=s1\u0001t1']]);
+      expect(tokens(moved)).toEqual([
+        ['discard', 'shift_id=s1\u0001t1'],
+        ['put', 'shift_id=s2\u0001t1'],
+      ]);
+      expect(tokens(cleared)).toEqual([['discard', 'shift_id=s1\u0001t1']]);
+      expect(created.find((write) => write.kind === 'put')?.key.pk).toBe('T#w1#L#TOUR#SEARCH');
+    });
+
     it('takes a deleted tour back from every counter it was in', () => {
       expect(counterChanges(listWrites(tourList, scope, stored(tour()), undefined))).toEqual({
         'TOUR#all': -1,
