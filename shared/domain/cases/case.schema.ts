@@ -89,6 +89,7 @@ export const CaseSchema = z
     location: CaseLocationSchema.optional(),
     duration: z.string().meta({
       format: 'duration',
+      example: 'PT1H30M',
       description:
         `How long the work on site takes (ISO 8601, shortest form); ${defaultCaseDuration} unless another was ` +
         'set. Always present.',

@@ -36,6 +36,7 @@ export const ShiftBreakSchema = z
     latest_end: z.iso.datetime().meta({ description: 'The break must be over by this instant (UTC).' }),
     duration: z.string().meta({
       format: 'duration',
+      example: 'PT30M',
       description: 'How long the break lasts (ISO 8601, shortest form, e.g. `PT30M`).',
     }),
   })

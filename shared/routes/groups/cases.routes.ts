@@ -70,7 +70,10 @@ export const caseRoutes = crudRoutes({
     about:
       'A case is a work order: what is to be done (title, description), where (address, location, ' +
       'area), by whom (assignee_id), when (the scheduled window), how urgent (priority), how far it got ' +
-      `(status) and its ERP/CRM reference (external_id). ${fieldWork}`,
+      '(status) and its ERP/CRM reference (external_id). For planning (optimization runs, appointment slots) ' +
+      'it says how long the work on site takes (duration, PT1H unless set, always answered), which skills a ' +
+      'technician must all offer (required_skill_ids) and when the work may start (time_windows; none: any ' +
+      `time of a shift); a case without a location cannot be planned. ${fieldWork}`,
     list:
       'Default order: created_at descending (newest first); remaining ties by id in the direction of ' +
       'the first sort key. A field worker sees only its own cases (an assignee_id naming someone else ' +
@@ -85,10 +88,17 @@ export const caseRoutes = crudRoutes({
       'title is required; status defaults to NEW and priority to NORMAL. area_id must name an area ' +
       'and assignee_id a user of the workspace who is not deactivated (422 at its pointer otherwise). ' +
       'scheduled_start and scheduled_end come together and start before end (422 at #/scheduled_end ' +
-      'otherwise). The new case starts at lock_version 0; created_at is the instant its id was made.',
+      'otherwise). duration defaults to PT1H and is answered in its shortest form (PT90M → PT1H30M), ' +
+      'PT1M..P1D. required_skill_ids name skill definitions of the workspace, each once (422 at ' +
+      '#/required_skill_ids/<index>). time_windows are ordered by start and do not overlap (one may start ' +
+      'where the one before ends), each start before its end (422 at #/time_windows/<index>/start or /end). ' +
+      'Empty lists are omitted from the answer. The new case starts at lock_version 0; created_at is the ' +
+      'instant its id was made.',
     update:
       'description, external_id, area_id, assignee_id (null unassigns), the scheduled window, address ' +
-      'and location are cleared with null; title, status and priority cannot be null or blank (422). ' +
+      'and location are cleared with null, required_skill_ids and time_windows with null or [] (sent, each ' +
+      'replaces its whole list); title, status, priority and duration cannot be null or blank (422; send ' +
+      'PT1H for the default duration). ' +
       'address and location merge line by line (RFC 7386). References are checked when sent; the ' +
       'scheduled window is checked on the resulting case: both ends or neither, start before end ' +
       `(422 at #/scheduled_end, or at the end that is missing). ${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,

@@ -70,18 +70,20 @@ export const tourRoutes = crudRoutes({
       'any other tour is 404 for them, like a tour of another workspace.',
     list:
       'Default order: `date` ascending, tours of one day in creation order. Filters combine with AND: ' +
-      '`date_from`/`date_to` (inclusive days), `vehicle_id`, `driver_id`, `status`. A technician or ' +
+      '`date_from`/`date_to` (inclusive days), `vehicle_id`, `driver_id`, `shift_id`, `status`. A technician or ' +
       "driver always gets their own tours (asking for another driver's gives an empty page).",
     create:
       '`date` is required; `status` defaults to PLANNED and `stops` to []; `name`, `vehicle_id` and ' +
-      '`driver_id` are optional and omitted from the answer when not given. `vehicle_id` must name a ' +
+      '`driver_id` are optional and omitted from the answer when not given, as is `shift_id`, the shift ' +
+      'the tour is driven in (an applied optimization run sets it; 422 at `#/shift_id` unless it names a shift ' +
+      'of the workspace). `vehicle_id` must name a ' +
       'vehicle of the workspace that is in service, `driver_id` a user of the workspace (not an API ' +
       'client) who is not deactivated, and each stop a case of the workspace, each case once; otherwise ' +
       '422 with one `errors[]` entry per reference at its pointer (`#/vehicle_id`, `#/driver_id`, ' +
       '`#/stops/3/case_id`). At most 200 stops. The new tour starts at lock_version 0; a tour.created ' +
       'event records it (TOUR_CREATED:V1 on the event stream).',
     update:
-      '`name`, `vehicle_id` and `driver_id` are cleared with null; `date`, `stops` and `status` cannot be ' +
+      '`name`, `vehicle_id`, `driver_id` and `shift_id` are cleared with null; `date`, `stops` and `status` cannot be ' +
       'null (422). `stops`, when sent, replaces the whole list (`[]` removes every stop). References are ' +
       'checked as on create, only for the fields sent. Any status may follow any other. Emits tour.updated ' +
       `with the previous values of the changed fields (TOUR_UPDATED:V1). ${ownWorkDocs(tourOwnWork, 'dispatcher, admin, owner')}`,
