@@ -90,6 +90,7 @@ describe('Cases: create', () => {
       scheduled_end: '2026-03-04T10:00:00.000Z',
       address: { street: 'Florastraße 12', postal_code: '13187', city: 'Berlin', country: 'DE' },
       location: { latitude: 52.5638, longitude: 13.4107 },
+      duration: 'PT1H',
       lock_version: 0,
       created_at: expect.stringMatching(/Z$/),
       updated_at: response.body.created_at,
@@ -105,7 +106,8 @@ describe('Cases: create', () => {
     const created = await createCase({ address: {} });
 
     expect(Object.keys(created).sort()).toEqual(
-      ['created_at', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
+      // duration is always answered (PT1H unless set).
+      ['created_at', 'duration', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
     );
   });
 
@@ -329,7 +331,8 @@ describe('Cases: update (JSON Merge Patch)', () => {
 
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(
-      ['created_at', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
+      // duration is always answered (PT1H unless set).
+      ['created_at', 'duration', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
     );
   });
 
