@@ -37,6 +37,13 @@ import { tableDefinition } from '../shared/data/table-definition.ts';
 import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
 import {
+  assertSolverSettingsOrThrow,
+  solverDeadLetterRetentionSeconds,
+  solverMaxReceiveCount,
+  solverQueueVisibilitySeconds,
+  solverRetentionSeconds,
+} from './solver-settings.ts';
+import {
   assertDeliverySettingsOrThrow,
   deadLetterRetentionSeconds,
   deliveryMaxReceiveCount,
@@ -59,6 +66,9 @@ export class DataStack extends Stack {
   readonly uploadBucket: Bucket;
   readonly webhookDeliveryQueue: Queue;
   readonly webhookDeadLetterQueue: Queue;
+  /** One message per optimization run to solve (lib/solver.ts), and its dead-letter queue. */
+  readonly solverQueue: Queue;
+  readonly solverDeadLetterQueue: Queue;
   /** On-failure destination of the stream processor (metadata of batches it gave up on). */
   readonly streamFailureQueue: Queue;
   readonly signingKeySecret: Secret;
@@ -165,9 +175,29 @@ export class DataStack extends Stack {
         'Terminal queue: the on-failure destination of the stream processor. Its messages name the stream ' +
         'batches that failed; an operator replays them (docs/deploy.md). A DLQ of a DLQ adds nothing.',
     });
+    // Settings and their reasons: solver-settings.ts.
+    assertSolverSettingsOrThrow();
+    this.solverDeadLetterQueue = new Queue(this, 'SolverDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.seconds(solverDeadLetterRetentionSeconds),
+      // The solver function takes these too: it fails their runs (lib/solver.ts).
+      visibilityTimeout: Duration.seconds(solverQueueVisibilitySeconds),
+      removalPolicy,
+    });
+    this.solverQueue = new Queue(this, 'Solver', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(solverQueueVisibilitySeconds),
+      retentionPeriod: Duration.seconds(solverRetentionSeconds),
+      deadLetterQueue: { queue: this.solverDeadLetterQueue, maxReceiveCount: solverMaxReceiveCount },
+      removalPolicy,
+    });
+
     this.deadLetterQueues = {
       'webhook-delivery-dlq': this.webhookDeadLetterQueue,
       'stream-processor-failures': this.streamFailureQueue,
+      'solver-dlq': this.solverDeadLetterQueue,
     };
 
     this.signingKeySecret = this.signingKey(settings);

@@ -92,6 +92,13 @@ export interface EnvironmentSettings {
 
   /** Memory of every API function; CPU (and so cold start) scales with it. */
   lambdaMemoryMb: number;
+  /**
+   * The solver of optimization runs (lib/solver.ts): its memory (CPU scales with it; the
+   * optimizer is single-threaded, so 2 GB and more buy a full vCPU and room for large matrices)
+   * and its reserved concurrency, the runs solved at once (at least 2: the event source's
+   * smallest maxConcurrency). The account must keep 100 unreserved executions besides.
+   */
+  solver: { memoryMb: number; reservedConcurrency: number };
   /** Stage-wide API Gateway throttling. */
   apiThrottle: { rateLimit: number; burstLimit: number };
   priceClass: PriceClass;
@@ -151,6 +158,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
+    solver: { memoryMb: 2048, reservedConcurrency: 2 },
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
     priceClass: PriceClass.PRICE_CLASS_100,
     container: {
@@ -176,6 +184,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
+    solver: { memoryMb: 2048, reservedConcurrency: 4 },
     apiThrottle: { rateLimit: 200, burstLimit: 400 },
     priceClass: PriceClass.PRICE_CLASS_100,
     container: {
@@ -201,6 +210,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
+    solver: { memoryMb: 3008, reservedConcurrency: 10 },
     apiThrottle: { rateLimit: 1000, burstLimit: 2000 },
     priceClass: PriceClass.PRICE_CLASS_ALL,
     container: {

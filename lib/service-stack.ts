@@ -22,6 +22,8 @@ import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
+import { Solver } from './solver.ts';
+import { solverOldestMessageAlarmSeconds } from './solver-settings.ts';
 import { StreamFanout } from './stream-fanout.ts';
 import { UploadChecks } from './upload-checks.ts';
 import { oldestMessageAlarmSeconds } from './webhook-retries.ts';
@@ -38,6 +40,8 @@ export class ServiceStack extends Stack {
   readonly api: Api;
   readonly events: Events;
   readonly realtime: Realtime;
+  /** The solver of optimization runs on its queue (lib/solver.ts). */
+  readonly solver: Solver;
   readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
@@ -102,6 +106,14 @@ export class ServiceStack extends Stack {
       streamTopic: this.streamFanout.topic,
     });
 
+    this.solver = new Solver(this, 'Solver', {
+      table: data.table,
+      settings,
+      queue: data.solverQueue,
+      deadLetterQueue: data.solverDeadLetterQueue,
+      dispatcher: this.events.liveStreamProcessor,
+    });
+
     this.realtime = new Realtime(this, 'Realtime', {
       settings,
       table: data.table,
@@ -130,6 +142,7 @@ export class ServiceStack extends Stack {
         'live-stream-processor': this.events.liveStreamProcessor.function,
         'webhook-delivery': this.events.webhookDelivery.function,
         'upload-check': this.uploadChecks.checker.function,
+        'optimizer-worker': this.solver.worker.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {
@@ -139,6 +152,13 @@ export class ServiceStack extends Stack {
           meaning:
             'Webhook deliveries are at least 15 minutes past due: the delivery function is stuck, ' +
             'disabled or far behind (waiting retries are delayed messages of at most 15 minutes).',
+        },
+        solver: {
+          queue: data.solverQueue,
+          maxAge: Duration.seconds(solverOldestMessageAlarmSeconds),
+          meaning:
+            'An optimization run has waited 30 minutes for the solver: more runs than its reserved ' +
+            'concurrency can take, or its event source is stopped or disabled.',
         },
       },
       httpApi: this.api.httpApi,

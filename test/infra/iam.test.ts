@@ -142,10 +142,13 @@ describe('IAM: event functions and container', () => {
       const { statements, managed } = roleGrants(processor());
       expect(managed).toEqual([]);
       expect(dynamoActions(statements)).toEqual([...table, ...streamReadActions].sort());
+      // A statement may name several queues (CDK merges statements of the same actions).
       const sqsOn = (queueArn: string) =>
         statements
-          .filter(
-            (s) => JSON.stringify(s.Resource) === JSON.stringify(Stack.of(stacks.service).resolve(queueArn)),
+          .filter((s) =>
+            (Array.isArray(s.Resource) ? s.Resource : [s.Resource])
+              .map((resource) => JSON.stringify(resource))
+              .includes(JSON.stringify(Stack.of(stacks.service).resolve(queueArn))),
           )
           .flatMap(actionsOf)
           .filter((a) => a.startsWith('sqs:'))
@@ -156,6 +159,8 @@ describe('IAM: event functions and container', () => {
         'sqs:SendMessage',
       ]);
       expect(sqsOn(stacks.data.webhookDeliveryQueue.queueArn)).toEqual(deliveryQueue);
+      // New optimization runs go to the solver queue (solver-dispatch.consumer.ts).
+      expect(sqsOn(stacks.data.solverQueue.queueArn)).toEqual(deliveryQueue);
       expect(statements.flatMap(actionsOf).filter((a) => a.startsWith('sns:'))).toEqual(sns);
     },
   );
