@@ -378,7 +378,8 @@ describe('Optimization runs: apply conflicts', () => {
 
     expect(response.status).toBe(409);
     expect(response.body.data).toEqual({ reason: 'run_not_succeeded', status: 'CANCELLED' });
-    expect(map.status).toBe(409);
+    expect(map.status).toBe(404);
+    expect(map.body.data).toEqual({ status: 'CANCELLED' });
   });
 });
 

@@ -23,9 +23,10 @@ export async function runMap(ctx: Actor, id: string): Promise<string> {
   const run = await settleIfStalled(ctx, stored);
   const plan = run.status === 'SUCCEEDED' ? await planStore.of(ctx).get(runId) : undefined;
   if (!plan) {
-    throw new OptimizationRunError('conflict', {
-      detail: `The run is ${run.status}: only a SUCCEEDED run has a plan to draw.`,
-      data: { reason: 'run_not_succeeded', status: run.status },
+    // The map is a sub-resource that exists once the plan does.
+    throw new OptimizationRunError('not-found', {
+      detail: `The run is ${run.status}: only a SUCCEEDED run has a map.`,
+      data: { status: run.status },
     });
   }
   const caseIds = [

@@ -21,7 +21,8 @@ import {
 
 export { runStatuses };
 
-const duration = (description: string) => z.string().meta({ format: 'duration', description });
+const duration = (description: string) =>
+  z.string().meta({ format: 'duration', description, example: 'PT2H15M' });
 
 export const RunStopSchema = z
   .object({

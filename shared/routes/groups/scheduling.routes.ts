@@ -218,7 +218,7 @@ export const schedulingRoutes = [
       'out as grey crosses, and a legend (stops and kilometres per route). Places are where they were when the ' +
       'run read them. Open it in a browser, e.g. ' +
       '[GET /api/v2/scheduling/optimization-runs/{run_id}/map.svg](/api/v2/scheduling/optimization-runs/{run_id}/map.svg) ' +
-      '(with your token). A run that is not SUCCEEDED has no plan: 409 with `data.status`.',
+      '(with your token). A run that is not SUCCEEDED has no map yet: 404 with `data.status`.',
     examples: {
       response:
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 960 750" width="960" height="750" role="img" ' +
@@ -226,7 +226,6 @@ export const schedulingRoutes = [
     },
     grants: ['scheduling:read'],
     params: OptimizationRunIdParams,
-    errors: [409],
     success: {
       status: 200,
       description: 'The map as image/svg+xml.',
