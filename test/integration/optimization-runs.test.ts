@@ -369,6 +369,55 @@ describe('Optimization runs: apply conflicts', () => {
     expect(read.body.applied_at).toBeUndefined();
   }, 40_000);
 
+  it('undoes what it wrote when a write is refused mid-way (a late conflict), and writes nothing in the end', async () => {
+    const day = freshDay();
+    const van = await call('POST', '/api/v2/vehicles', {
+      token: dispatcher,
+      body: { name: `Van ${randomUUID().slice(0, 6)}` },
+    });
+    expect(van.status, van.text).toBe(201);
+    const free = await createShift(people.gasFitter, day);
+    const driven = await createShift(people.electrician, day, { vehicle_id: van.body.id });
+    // Both must start by 08:20 and take 45 minutes: one per technician, so both shifts get a route.
+    const early = { time_windows: [{ start: at(day, 8), end: at(day, 8.34) }] };
+    const cases = [await createCase(day, early), await createCase(day, early)];
+    const run = await settled(
+      (
+        await createRun({
+          ...horizon(day),
+          shift_ids: [free.id, driven.id],
+          case_ids: cases.map((c) => c.id),
+        })
+      ).id,
+    );
+    expect(run.result.routes).toHaveLength(2);
+    // Not a record the run read: every version still matches, so the apply starts writing, and
+    // the tour of the van's shift is refused (the van is out of service) after the other was made.
+    const retired = await call('PATCH', `/api/v2/vehicles/${van.body.id}`, {
+      token: dispatcher,
+      body: { is_active: false },
+    });
+    expect(retired.status, retired.text).toBe(200);
+
+    const response = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+
+    expect(response.status, response.text).toBe(409);
+    expect(response.body.data).toEqual({
+      reason: 'records_changed',
+      conflicts: [{ type: 'shift', id: driven.id }],
+    });
+    for (const shift of [free, driven]) {
+      const tours = await call('GET', `/api/v2/tours?shift_id=${shift.id}`, { token: dispatcher });
+      expect(tours.body.items).toEqual([]);
+    }
+    for (const work of cases) {
+      const read = await call('GET', `/api/v2/cases/${work.id}`, { token: dispatcher });
+      expect(read.body).toMatchObject({ status: 'NEW', lock_version: 0 });
+    }
+    const after = await call('GET', `${runs}/${run.id}`, { token: dispatcher });
+    expect(after.body.applied_at).toBeUndefined();
+  }, 40_000);
+
   it('answers 409 for a run that is not SUCCEEDED', async () => {
     const run = await createRun(horizon(freshDay()));
     await call('POST', `${runs}/${run.id}/cancel`, { token: dispatcher });

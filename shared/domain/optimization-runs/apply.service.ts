@@ -54,10 +54,12 @@ type Ref = { type: 'case' | 'tour' | 'shift'; id: string };
 /** A write as performed: what it needs to be undone. */
 type Written = { write: PlannedWrite; tourId?: string };
 
-const refOf = (write: PlannedWrite, tourId?: string): Ref =>
-  write.type === 'case'
-    ? { type: 'case', id: write.id }
-    : { type: 'tour', id: write.type === 'tour' ? write.id : (tourId ?? write.shiftId) };
+/** The record a write is about; a tour that could not be created names its shift. */
+const refOf = (write: PlannedWrite, tourId?: string): Ref => {
+  if (write.type === 'case') return { type: 'case', id: write.id };
+  if (write.type === 'tour') return { type: 'tour', id: write.id };
+  return tourId ? { type: 'tour', id: tourId } : { type: 'shift', id: write.shiftId };
+};
 
 function conflictError(conflicts: Ref[], extra: Record<string, unknown> = {}) {
   return new OptimizationRunError('conflict', {
