@@ -58,6 +58,8 @@ export interface RouteSpec {
     readonly schema?: z.ZodType;
     /** Defaults to application/json. */
     readonly contentType?: string;
+    /** A 202 names where to follow the accepted work in a Location header (a 201 always does). */
+    readonly location?: boolean;
     /**
      * Other success answers of the operation, with the same body schema: a create that finds a
      * duplicate and answers the existing resource with 200, for example.

@@ -74,6 +74,9 @@ function successResponse(route: RouteSpec): Record<string, unknown> {
     [String(status)]: {
       description,
       ...(status === 201 ? { headers: locationHeader('Absolute URL of the created resource.') } : {}),
+      ...(status === 202 && route.success.location
+        ? { headers: locationHeader('Absolute URL of the accepted resource, to follow its progress.') }
+        : {}),
       ...content(true),
     },
   };

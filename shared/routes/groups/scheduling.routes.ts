@@ -139,6 +139,7 @@ export const schedulingRoutes = [
     body: CreateOptimizationRunSchema,
     success: {
       status: 202,
+      location: true,
       description: 'Accepted: the QUEUED run; Location names it.',
       schema: OptimizationRunSchema,
     },
