@@ -17,8 +17,9 @@
  * breaks only, relocate and swap run everywhere.
  */
 import type { Problem } from './problem.ts';
-import { earliestStart, type Route } from './route.ts';
+import type { Route } from './route.ts';
 import type { Solution } from './solution.ts';
+import { earliestStart } from './time-windows.ts';
 
 const improvement = 1e-7;
 

@@ -146,12 +146,19 @@ function vehicleSignature(
   ]);
 }
 
-export function buildProblem(input: VroomProblemInput): Problem {
+interface Places {
+  places: Place[];
+  jobPlace: Int32Array;
+  startPlace: Int32Array;
+  endPlace: Int32Array;
+  /** The "nowhere" place of open routes, -1 when no vehicle needs it. */
+  nowhere: number;
+}
+
+/** A place per distinct location: jobs first, then the vehicles' starts and ends, then "nowhere". */
+function buildPlaces(input: VroomProblemInput): Places {
   const n = input.jobs.length;
   const m = input.vehicles.length;
-  const dims = input.dimensions;
-
-  // Places.
   const places: Place[] = [];
   const placeIds = new Map<string, number>();
   const placeOf = (index: number | undefined, coords: Coordinates | undefined) => {
@@ -189,9 +196,19 @@ export function buildProblem(input: VroomProblemInput): Problem {
     if (startPlace[v] === -1) startPlace[v] = nowherePlace();
     if (endPlace[v] === -1) endPlace[v] = nowherePlace();
   }
-  const placeCount = places.length;
+  return { places, jobPlace, startPlace, endPlace, nowhere };
+}
 
-  // Travel matrices, shared between vehicles and deduplicated by content.
+interface Travel {
+  matrices: Float64Array[];
+  durationMatrix: Int32Array;
+  costMatrix: Int32Array;
+  distanceMatrix: Int32Array;
+}
+
+/** Each vehicle's durations, costs and distances as places × places matrices, shared and deduplicated by content. */
+function buildTravel(input: VroomProblemInput, places: Place[], nowhere: number): Travel {
+  const m = input.vehicles.length;
   const store = new MatrixStore();
   const travelByProfile = new Map<string, ProfileTravel>();
   const durationMatrix = new Int32Array(m);
@@ -223,8 +240,26 @@ export function buildProblem(input: VroomProblemInput): Problem {
       costMatrix[v] = store.add(costs);
     }
   });
+  return { matrices: store.matrices, durationMatrix, costMatrix, distanceMatrix };
+}
 
-  // Nodes: jobs then breaks.
+type Nodes = Pick<
+  Problem,
+  | 'breakCount'
+  | 'service'
+  | 'twOffset'
+  | 'twStart'
+  | 'twEnd'
+  | 'lastEnd'
+  | 'firstStart'
+  | 'breakVehicle'
+  | 'breakOffset'
+>;
+
+/** Jobs then breaks: service durations and time windows (none given: any time up to the horizon). */
+function buildNodes(input: VroomProblemInput): Nodes {
+  const n = input.jobs.length;
+  const m = input.vehicles.length;
   const breakOffset = new Int32Array(m + 1);
   input.vehicles.forEach((vehicle, v) => {
     breakOffset[v + 1] = breakOffset[v]! + vehicle.breaks.length;
@@ -268,8 +303,14 @@ export function buildProblem(input: VroomProblemInput): Problem {
     firstStart[i] = twStart[twOffset[i]!]!;
     lastEnd[i] = twEnd[twOffset[i + 1]! - 1]!;
   }
+  return { breakCount, service, twOffset, twStart, twEnd, lastEnd, firstStart, breakVehicle, breakOffset };
+}
 
-  // Amounts, priorities, skills.
+type JobData = Pick<Problem, 'jobPriority' | 'delivery' | 'pickup' | 'hasPickups'>;
+
+function buildJobs(input: VroomProblemInput): JobData {
+  const n = input.jobs.length;
+  const dims = input.dimensions;
   const delivery = new Float64Array(n * dims);
   const pickup = new Float64Array(n * dims);
   const jobPriority = new Float64Array(n);
@@ -282,6 +323,19 @@ export function buildProblem(input: VroomProblemInput): Problem {
       if (job.pickup[k]! > 0) hasPickups = true;
     }
   });
+  return { jobPriority, delivery, pickup, hasPickups };
+}
+
+type VehicleData = Pick<
+  Problem,
+  'capacity' | 'vehicleStart' | 'vehicleEnd' | 'fixedCost' | 'maxTasks' | 'compatible'
+>;
+
+/** Capacities, working hours, fixed costs, max_tasks, and which jobs each vehicle has the skills for. */
+function buildVehicles(input: VroomProblemInput): VehicleData {
+  const n = input.jobs.length;
+  const m = input.vehicles.length;
+  const dims = input.dimensions;
   const capacity = new Float64Array(m * dims);
   const vehicleStart = new Float64Array(m);
   const vehicleEnd = new Float64Array(m);
@@ -299,48 +353,63 @@ export function buildProblem(input: VroomProblemInput): Problem {
       compatible[v * n + j] = job.skills.every((skill) => skills.has(skill)) ? 1 : 0;
     });
   });
+  return { capacity, vehicleStart, vehicleEnd, fixedCost, maxTasks, compatible };
+}
 
+export function buildProblem(input: VroomProblemInput): Problem {
+  const { places, jobPlace, startPlace, endPlace, nowhere } = buildPlaces(input);
+  const travel = buildTravel(input, places, nowhere);
+  const nodes = buildNodes(input);
+  const jobs = buildJobs(input);
+  const vehicles = buildVehicles(input);
+  // Written out rather than spread, in the order of the fields: one plain object shape for the hot loops.
   const problem: Problem = {
     input,
-    jobCount: n,
-    vehicleCount: m,
-    breakCount,
-    dimensions: dims,
-    placeCount,
+    jobCount: input.jobs.length,
+    vehicleCount: input.vehicles.length,
+    breakCount: nodes.breakCount,
+    dimensions: input.dimensions,
+    placeCount: places.length,
     places,
     jobPlace,
-    jobPriority,
-    delivery,
-    pickup,
-    hasPickups,
-    service,
-    twOffset,
-    twStart,
-    twEnd,
-    lastEnd,
-    firstStart,
-    breakVehicle,
-    breakOffset,
+    jobPriority: jobs.jobPriority,
+    delivery: jobs.delivery,
+    pickup: jobs.pickup,
+    hasPickups: jobs.hasPickups,
+    service: nodes.service,
+    twOffset: nodes.twOffset,
+    twStart: nodes.twStart,
+    twEnd: nodes.twEnd,
+    lastEnd: nodes.lastEnd,
+    firstStart: nodes.firstStart,
+    breakVehicle: nodes.breakVehicle,
+    breakOffset: nodes.breakOffset,
     startPlace,
     endPlace,
-    vehicleStart,
-    vehicleEnd,
-    fixedCost,
-    capacity,
-    maxTasks,
-    durationMatrix,
-    costMatrix,
-    distanceMatrix,
-    matrices: store.matrices,
-    compatible,
-    vehicleClass: new Int32Array(m),
+    vehicleStart: vehicles.vehicleStart,
+    vehicleEnd: vehicles.vehicleEnd,
+    fixedCost: vehicles.fixedCost,
+    capacity: vehicles.capacity,
+    maxTasks: vehicles.maxTasks,
+    durationMatrix: travel.durationMatrix,
+    costMatrix: travel.costMatrix,
+    distanceMatrix: travel.distanceMatrix,
+    matrices: travel.matrices,
+    compatible: vehicles.compatible,
+    vehicleClass: new Int32Array(input.vehicles.length),
     neighbours: new Int32Array(0),
     neighbourCount: 0,
   };
+  assignVehicleClasses(problem);
+  buildNeighbours(problem);
+  return problem;
+}
 
+/** Vehicles alike in every respect the search looks at share a class (insertion tries one empty vehicle per class). */
+function assignVehicleClasses(problem: Problem) {
   const classes = new Map<string, number>();
-  input.vehicles.forEach((vehicle, v) => {
-    const signature = vehicleSignature(vehicle, v, problem, n);
+  problem.input.vehicles.forEach((vehicle, v) => {
+    const signature = vehicleSignature(vehicle, v, problem, problem.jobCount);
     let id = classes.get(signature);
     if (id === undefined) {
       id = classes.size;
@@ -348,9 +417,6 @@ export function buildProblem(input: VroomProblemInput): Problem {
     }
     problem.vehicleClass[v] = id;
   });
-
-  buildNeighbours(problem);
-  return problem;
 }
 
 /** Nearest jobs of every job by the first vehicle's travel cost (both directions summed). */

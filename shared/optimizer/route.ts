@@ -2,7 +2,8 @@
  * One vehicle's route and the data that makes move evaluation O(1).
  *
  * A route is a sequence of positions: 0 is the vehicle's start, len-1 its end, and between them
- * jobs and the vehicle's breaks. After every change `refresh()` recomputes, per position:
+ * jobs and the vehicle's breaks. After every change `refresh()` recomputes, per position, in
+ * three passes (route-schedule.ts):
  * - E: earliest service start (for the start: departure; for the end: arrival), D = E + service;
  * - L: latest service start that keeps the rest of the route feasible (for the start: latest
  *   departure). Both are monotone along the route, and a later start never helps, so "arriving
@@ -19,36 +20,9 @@
  * latest departure backwards is min(L(next) - d - Σ service(b), λ1), with λ the latest break
  * schedule ending by L(next). Both directions are exact, so forward and backward agree.
  */
-import { horizon, type Problem } from './problem.ts';
-
-export const startNode = -1;
-export const endNode = -2;
-
-/** Earliest service start of `node` arriving at `t`, or Infinity when every window has closed. */
-export function earliestStart(problem: Problem, node: number, t: number): number {
-  const offsets = problem.twOffset;
-  const last = offsets[node + 1]!;
-  for (let w = offsets[node]!; w < last; w++) {
-    if (t <= problem.twEnd[w]!) {
-      const start = problem.twStart[w]!;
-      return t > start ? t : start;
-    }
-  }
-  return Number.POSITIVE_INFINITY;
-}
-
-/** Latest service start of `node` not after `t`, or -Infinity when every window opens later. */
-export function latestStart(problem: Problem, node: number, t: number): number {
-  const offsets = problem.twOffset;
-  const first = offsets[node]!;
-  for (let w = offsets[node + 1]! - 1; w >= first; w--) {
-    if (problem.twStart[w]! <= t) {
-      const end = problem.twEnd[w]!;
-      return t < end ? t : end;
-    }
-  }
-  return Number.NEGATIVE_INFINITY;
-}
+import type { Problem } from './problem.ts';
+import { backwardPass, endNode, forwardPass, loadPass, startNode } from './route-schedule.ts';
+import { earliestStart } from './time-windows.ts';
 
 let versionCounter = 0;
 
@@ -222,156 +196,13 @@ export class Route {
     this.len = count + 2;
   }
 
-  /** Recomputes every per-position value; returns whether the route is feasible. */
+  /** Recomputes every per-position value (route-schedule.ts); returns whether the route is feasible. */
   refresh(): boolean {
     this.version = ++versionCounter;
-    const problem = this.problem;
-    const n = problem.jobCount;
-    const v = this.vehicle;
-    const node = this.node;
-    const place = this.place;
-    const E = this.E;
-    const D = this.D;
-    const L = this.L;
-    const cc = this.cc;
-    const durations = this.durations;
-    const costs = this.costs;
-    const size = this.placeCount;
-    const service = problem.service;
-    const len = this.len;
-    const dims = problem.dimensions;
-    let feasible = true;
-
-    // Forward: earliest times, places, costs.
-    let jobs = 0;
-    place[0] = problem.startPlace[v]!;
-    E[0] = problem.vehicleStart[v]!;
-    D[0] = E[0]!;
-    cc[0] = 0;
-    this.cr[0] = 0;
-    this.prevReal[0] = -1;
-    let last = 0;
-    let t = D[0]!;
-    let p = 1;
-    while (p < len) {
-      let q = p;
-      while (node[q]! >= n) q++;
-      const target = node[q]!;
-      const targetPlace = target === endNode ? problem.endPlace[v]! : problem.jobPlace[target]!;
-      const lastPlace = place[last]!;
-      const d = durations[lastPlace * size + targetPlace]!;
-      let arrival: number;
-      if (q > p) {
-        let current = t;
-        let breakService = 0;
-        for (let b = p; b < q; b++) {
-          const start = earliestStart(problem, node[b]!, current);
-          if (start === Number.POSITIVE_INFINITY) feasible = false;
-          E[b] = start;
-          D[b] = start + service[node[b]!]!;
-          current = D[b]!;
-          breakService += service[node[b]!]!;
-          place[b] = lastPlace;
-          cc[b] = cc[last]!;
-          this.cr[b] = this.cr[last]!;
-          this.prevReal[b] = last;
-          this.nextReal[b] = q;
-        }
-        arrival = t + d + breakService > current ? t + d + breakService : current;
-      } else {
-        arrival = t + d;
-      }
-      if (target === endNode) {
-        if (arrival > problem.vehicleEnd[v]!) feasible = false;
-        E[q] = arrival;
-        D[q] = arrival;
-      } else {
-        const start = earliestStart(problem, target, arrival);
-        if (start === Number.POSITIVE_INFINITY) feasible = false;
-        E[q] = start;
-        D[q] = start + service[target]!;
-        this.jobRoute[target] = v;
-        this.jobPos[target] = q;
-        jobs++;
-      }
-      cc[q] = cc[last]! + costs[lastPlace * size + targetPlace]!;
-      this.cr[q] = this.cr[last]! + costs[targetPlace * size + lastPlace]!;
-      place[q] = targetPlace;
-      this.prevReal[q] = last;
-      this.nextReal[last] = q;
-      t = D[q]!;
-      last = q;
-      p = q + 1;
-    }
-    this.nextReal[len - 1] = -1;
-    this.jobs = jobs;
-
-    // Backward: latest times.
-    L[len - 1] = problem.vehicleEnd[v]!;
-    for (let r = len - 2; r >= 0; r--) {
-      if (node[r]! >= n) continue;
-      const next = this.nextReal[r]!;
-      const d = durations[place[r]! * size + place[next]!]!;
-      let latestDeparture: number;
-      if (next > r + 1) {
-        let lambda = L[next]!;
-        let breakService = 0;
-        for (let b = next - 1; b > r; b--) {
-          const s = service[node[b]!]!;
-          lambda = latestStart(problem, node[b]!, lambda - s);
-          L[b] = lambda;
-          breakService += s;
-        }
-        const byTravel = L[next]! - d - breakService;
-        latestDeparture = byTravel < lambda ? byTravel : lambda;
-      } else {
-        latestDeparture = L[next]! - d;
-      }
-      L[r] = r === 0 ? latestDeparture : latestStart(problem, node[r]!, latestDeparture - service[node[r]!]!);
-      if (L[r]! < E[r]!) feasible = false;
-    }
-
-    // Loads.
-    const delivery = problem.delivery;
-    const pickup = problem.pickup;
-    const capacity = problem.capacity;
-    for (let k = 0; k < dims; k++) {
-      let del = 0;
-      let pick = 0;
-      for (let i = 0; i < len; i++) {
-        const j = node[i]!;
-        if (j >= 0 && j < n) {
-          del += delivery[j * dims + k]!;
-          pick += pickup[j * dims + k]!;
-        }
-        this.deliveredBefore[i * dims + k] = del;
-        this.pickedBefore[i * dims + k] = pick;
-      }
-      this.deliveryTotal[k] = del;
-      this.pickupTotal[k] = pick;
-      if (del > capacity[v * dims + k]! || pick > capacity[v * dims + k]!) feasible = false;
-    }
-    if (problem.hasPickups) {
-      const load = this.load;
-      for (let k = 0; k < dims; k++) {
-        let max = 0;
-        for (let i = 0; i < len; i++) {
-          const value =
-            this.deliveryTotal[k]! - this.deliveredBefore[i * dims + k]! + this.pickedBefore[i * dims + k]!;
-          load[i * dims + k] = value;
-          if (value > max) max = value;
-          this.prefixMax[i * dims + k] = max;
-        }
-        max = 0;
-        for (let i = len - 1; i >= 0; i--) {
-          const value = load[i * dims + k]!;
-          if (value > max) max = value;
-          this.suffixMax[i * dims + k] = max;
-        }
-        if (this.prefixMax[(len - 1) * dims + k]! > capacity[v * dims + k]!) feasible = false;
-      }
-    }
-    if (jobs > problem.maxTasks[v]!) feasible = false;
+    let feasible = forwardPass(this);
+    if (!backwardPass(this)) feasible = false;
+    if (!loadPass(this)) feasible = false;
+    if (this.jobs > this.problem.maxTasks[this.vehicle]!) feasible = false;
     this.feasible = feasible;
     return feasible;
   }
@@ -538,5 +369,3 @@ export class Route {
     return list;
   }
 }
-
-export { horizon };

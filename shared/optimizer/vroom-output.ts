@@ -9,8 +9,8 @@
  * `distance` appears when the input gave distance matrices or coordinates.
  */
 import type { Problem } from './problem.ts';
-import { earliestStart } from './route.ts';
 import type { Solution } from './solution.ts';
+import { earliestStart } from './time-windows.ts';
 import type { Coordinates } from './vroom-input.ts';
 
 export interface VroomStep {
