@@ -8,10 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from '../doubles/webhook-receiver.ts';
 import { type ApiResponse, baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
 import { pngImage, postUploadForm } from '../support/upload-files.ts';
 import { tokenOfUser, userIdByEmail } from '../support/users.ts';
-import { type Receiver, startReceiver } from '../doubles/webhook-receiver.ts';
 
 let admin: string;
 let dispatcher: string;

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, eventually, problemType, tokenFor } from '../support/api.ts';
 import { type Receiver, startReceiver } from '../doubles/webhook-receiver.ts';
+import { call, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let dispatcher: string;

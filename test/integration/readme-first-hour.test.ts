@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../shared/local-stack/free-port.ts';
-import { eventually } from '../support/api.ts';
 import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
+import { eventually } from '../support/api.ts';
 
 const repository = resolve(import.meta.dirname, '..', '..');
 

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientDeadlines } from '../../shared/aws/client-deadlines.ts';
 import { maxWaitMs } from '../../shared/domain/keyed-mutex.ts';
-import { eventually } from '../support/api.ts';
 import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
+import { eventually } from '../support/api.ts';
 
 /**
  * What a request may take while the store hangs: one store call's total deadline, plus one

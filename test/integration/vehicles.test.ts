@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
 import { type ReceivedWebhook, startReceiver } from '../doubles/webhook-receiver.ts';
+import { baseUrl, call, eventually, problemType, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let dispatcher: string;

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, eventually, tokenFor } from '../support/api.ts';
 import { type ReceivedWebhook, type Receiver, startReceiver } from '../doubles/webhook-receiver.ts';
+import { call, eventually, tokenFor } from '../support/api.ts';
 
 let admin: string;
 let retriesAdmin: string;
