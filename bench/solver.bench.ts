@@ -1,6 +1,6 @@
 /**
  * The optimizer against the VRPTW benchmark subset (../shared/benchmarks/vrptw, its README), run
- * the way the scorer runs it: one instance at a time, `node bin/solve.ts` in its own process
+ * the way the scorer runs it: one instance at a time, `npm run --silent solve` in its own process
  * group with the limit in VRPTW_TIME_LIMIT, killed at the wall-clock limit. Each answer is then
  * checked from the instance file alone (exact Euclidean distances in double precision, service
  * starts within [ready, due] with 0.01 of slack, capacity, fleet size, every customer once) and
@@ -80,16 +80,19 @@ const memoryProbe = `data:text/javascript,${encodeURIComponent(
   "import { writeSync } from 'node:fs'; process.on('exit', () => { try { writeSync(3, String(process.resourceUsage().maxRSS)); } catch {} });",
 )}`;
 
-/** Runs the CLI like the scorer: own process group, limit in the environment, killed at the limit. */
+/**
+ * Runs the CLI like the scorer: `npm run --silent solve` in its own process group, the limit in
+ * the environment, killed at the limit. The memory probe needs node itself (`--import`), so the
+ * run that measures memory starts `node bin/solve.ts` directly.
+ */
 function runSolver(inputText: string, limitSeconds: number, probeMemory = false): Promise<RunResult> {
   return new Promise((resolvePromise) => {
-    const args = [
-      ...(probeMemory ? ['--import', memoryProbe] : []),
-      'bin/solve.ts',
-      ...(seed ? ['--seed', seed] : []),
-    ];
+    const solverArgs = seed ? ['--seed', seed] : [];
+    const [command, args] = probeMemory
+      ? [process.execPath, ['--import', memoryProbe, 'bin/solve.ts', ...solverArgs]]
+      : ['npm', ['run', '--silent', 'solve', '--', ...solverArgs]];
     const began = performance.now();
-    const child = spawn(process.execPath, args, {
+    const child = spawn(command, args, {
       cwd: repoRoot,
       detached: true,
       env: { ...process.env, VRPTW_TIME_LIMIT: String(limitSeconds) },

@@ -29,7 +29,16 @@ export function findImpossibleJobs(problem: Problem): Uint8Array {
   return impossible;
 }
 
-export function construct(problem: Problem, impossible: Uint8Array): Solution {
+/**
+ * The best of the three orders; an order after the first is tried only if it can end by
+ * `deadline` (performance.now() time) at the pace of the first, so that on a large instance with
+ * a short limit the construction leaves the search its time.
+ */
+export function construct(
+  problem: Problem,
+  impossible: Uint8Array,
+  deadline = Number.POSITIVE_INFINITY,
+): Solution {
   const n = problem.jobCount;
   const costs = problem.matrices[problem.costMatrix[0]!]!;
   const size = problem.placeCount;
@@ -51,7 +60,11 @@ export function construct(problem: Problem, impossible: Uint8Array): Solution {
   for (let j = 0; j < n; j++) if (impossible[j] === 0) jobs.push(j);
   const search = new InsertionSearch(vehicleClassCount(problem));
   let best: Solution | undefined;
-  for (const criterion of orders) {
+  const began = performance.now();
+  for (let k = 0; k < orders.length; k++) {
+    const now = performance.now();
+    if (k > 0 && now + (now - began) / k > deadline) break;
+    const criterion = orders[k]!;
     const order = Int32Array.from(
       [...jobs].sort((a, b) => problem.jobPriority[b]! - problem.jobPriority[a]! || criterion(a, b) || a - b),
     );

@@ -395,21 +395,17 @@ export class LocalSearch {
     let count = 0;
     let from: number;
     let to: number;
-    const pushSegment = () => {
-      if (reversed) for (let q = e; q >= s; q--) sequence[count++] = q;
-      else for (let q = s; q <= e; q++) sequence[count++] = q;
-    };
     if (p < s) {
       // [..p] segment [p+1..s-1] [e+1..]
       from = p;
-      pushSegment();
+      count = this.pushSegment(count, s, e, reversed);
       for (let q = p + 1; q < s; q++) sequence[count++] = q;
       to = e + 1;
     } else {
       // [..s-1] [e+1..p] segment [p+1..]
       from = s - 1;
       for (let q = e + 1; q <= p; q++) sequence[count++] = q;
-      pushSegment();
+      count = this.pushSegment(count, s, e, reversed);
       to = p + 1;
     }
     const problem = this.problem;
@@ -427,6 +423,15 @@ export class LocalSearch {
     }
     if (t + durations[place * size + route.place[to]!]! > route.L[to]!) return false;
     return !problem.hasPickups || this.stretchLoadsFit(route, from, count);
+  }
+
+  /** Writes positions s..e (or e..s) into sequenceA from `count` on; returns the new count. */
+  private pushSegment(count: number, s: number, e: number, reversed: boolean): number {
+    const sequence = this.sequenceA;
+    let c = count;
+    if (reversed) for (let q = e; q >= s; q--) sequence[c++] = q;
+    else for (let q = s; q <= e; q++) sequence[c++] = q;
+    return c;
   }
 
   private applySegmentMove(route: Route, s: number, e: number, p: number, reversed: boolean) {

@@ -80,7 +80,10 @@ function sameContent(a: Float64Array, b: Float64Array): boolean {
 class MatrixStore {
   readonly matrices: Float64Array[] = [];
   add(matrix: Float64Array): number {
-    for (let i = 0; i < this.matrices.length; i++) if (sameContent(this.matrices[i]!, matrix)) return i;
+    for (let i = 0; i < this.matrices.length; i++) {
+      // The same array comes back for every vehicle of a profile: no need to compare its cells.
+      if (this.matrices[i] === matrix || sameContent(this.matrices[i]!, matrix)) return i;
+    }
     this.matrices.push(matrix);
     return this.matrices.length - 1;
   }
@@ -419,25 +422,72 @@ function assignVehicleClasses(problem: Problem) {
   });
 }
 
-/** Nearest jobs of every job by the first vehicle's travel cost (both directions summed). */
+/**
+ * Nearest jobs of every job by the first vehicle's travel cost (both directions summed), nearest
+ * first, ties by job index. Each job keeps its `count` nearest in a bounded max-heap (root: the
+ * farthest kept), O(n log count) per job rather than a sort of all n.
+ */
 function buildNeighbours(problem: Problem) {
   const n = problem.jobCount;
   const count = Math.min(Math.max(n - 1, 0), 100);
   const costs = problem.matrices[problem.costMatrix[0]!]!;
   const size = problem.placeCount;
   const neighbours = new Int32Array(n * count);
-  const order = new Int32Array(n);
-  const key = new Float64Array(n);
+  const heapJob = new Int32Array(count);
+  const heapKey = new Float64Array(count);
+  // Whether (key a, job a) comes after (key b, job b) in the neighbour order.
+  const after = (ka: number, a: number, kb: number, b: number) => ka > kb || (ka === kb && a > b);
+  const siftDown = (from: number, length: number) => {
+    let at = from;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= length) return;
+      const right = left + 1;
+      let top = left;
+      if (right < length && after(heapKey[right]!, heapJob[right]!, heapKey[left]!, heapJob[left]!))
+        top = right;
+      if (!after(heapKey[top]!, heapJob[top]!, heapKey[at]!, heapJob[at]!)) return;
+      const job = heapJob[at]!;
+      const key = heapKey[at]!;
+      heapJob[at] = heapJob[top]!;
+      heapKey[at] = heapKey[top]!;
+      heapJob[top] = job;
+      heapKey[top] = key;
+      at = top;
+    }
+  };
   for (let j = 0; j < n; j++) {
     const pj = problem.jobPlace[j]!;
+    let length = 0;
     for (let i = 0; i < n; i++) {
+      if (i === j) continue;
       const pi = problem.jobPlace[i]!;
-      key[i] = i === j ? -1 : costs[pj * size + pi]! + costs[pi * size + pj]!;
-      order[i] = i;
+      const key = costs[pj * size + pi]! + costs[pi * size + pj]!;
+      if (length < count) {
+        // Sift up.
+        let at = length++;
+        while (at > 0) {
+          const parent = (at - 1) >> 1;
+          if (!after(key, i, heapKey[parent]!, heapJob[parent]!)) break;
+          heapJob[at] = heapJob[parent]!;
+          heapKey[at] = heapKey[parent]!;
+          at = parent;
+        }
+        heapJob[at] = i;
+        heapKey[at] = key;
+      } else if (after(heapKey[0]!, heapJob[0]!, key, i)) {
+        heapJob[0] = i;
+        heapKey[0] = key;
+        siftDown(0, length);
+      }
     }
-    order.sort((a, b) => key[a]! - key[b]! || a - b);
-    // order[0] is j itself (key -1).
-    for (let r = 0; r < count; r++) neighbours[j * count + r] = order[r + 1]!;
+    // Pop the farthest kept into the last free slot until the heap is empty: nearest first.
+    for (let r = length - 1; r >= 0; r--) {
+      neighbours[j * count + r] = heapJob[0]!;
+      heapJob[0] = heapJob[r]!;
+      heapKey[0] = heapKey[r]!;
+      siftDown(0, r);
+    }
   }
   problem.neighbours = neighbours;
   problem.neighbourCount = count;

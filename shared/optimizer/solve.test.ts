@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type OptimizerInputError, solve } from './solve.ts';
 import { randomInstance } from './testing/random-instances.ts';
-import { checkSolution, insertableUnassigned, simulate } from './testing/vroom-checker.ts';
+import {
+  checkSolution,
+  insertableUnassigned,
+  replaceableUnassigned,
+  simulate,
+} from './testing/vroom-checker.ts';
 
 const line = (count: number) =>
   Array.from({ length: count }, (_, i) => Array.from({ length: count }, (_, j) => Math.abs(i - j) * 10));
@@ -52,6 +57,7 @@ describe('Solver', () => {
           // Assess
           expect(checkSolution(input, output)).toEqual([]);
           expect(insertableUnassigned(input, output)).toEqual([]);
+          expect(replaceableUnassigned(input, output)).toEqual([]);
         }),
         { numRuns: 100 },
       );
@@ -99,6 +105,27 @@ describe('Solver', () => {
       );
       const output = solve(input, quick);
       expect(unassignedIds(output)).toEqual([1]);
+    });
+
+    it('leaves out the least important jobs when the time does not allow all of them', () => {
+      // Prepare: one vehicle with 100 time units; each job takes 10 of service and the line's travel,
+      // so three near jobs (1, 2, 3: priorities 85 in all) fit, or two that reach job 4 (2 and 4: 140).
+      const input = lineInstance(
+        [
+          { service: 10, priority: 5 },
+          { service: 10, priority: 80 },
+          { service: 10, priority: 0 },
+          { service: 10, priority: 60 },
+        ],
+        [{ time_window: [0, 100] }],
+      );
+
+      // Act
+      const output = solve(input, quick);
+
+      // Assess: the priority served comes before the number of jobs (80 travel + 20 service).
+      expect(unassignedIds(output)).toEqual([1, 3]);
+      expect(checkSolution(input, output)).toEqual([]);
     });
 
     it('reports unassigned jobs with their id, type and location', () => {

@@ -12,8 +12,8 @@
  * can differ between runs when the machine's speed does.
  */
 import { anneal } from './annealing.ts';
-import { construct, findImpossibleJobs, vehicleClassCount } from './construction.ts';
-import { InsertionSearch } from './insertion.ts';
+import { construct, findImpossibleJobs } from './construction.ts';
+import { placeLeftovers } from './leftovers.ts';
 import { LocalSearch } from './local-search.ts';
 import { buildProblem, type Problem } from './problem.ts';
 import { Random } from './random.ts';
@@ -100,7 +100,8 @@ export function solveWithStats(rawInput: unknown, options: SolveOptions = {}): S
   let impossibleCount = 0;
   for (let j = 0; j < problem.jobCount; j++) impossibleCount += impossible[j]!;
 
-  const best = construct(problem, impossible);
+  // The construction's extra orders may take a tenth of the limit at most.
+  const best = construct(problem, impossible, began + 0.1 * timeLimitMs);
   checkBreaks(problem, best);
   const loaded = performance.now();
   const stats: SolveStats = {
@@ -127,9 +128,7 @@ export function solveWithStats(rawInput: unknown, options: SolveOptions = {}): S
     search(problem, best, rr, clock, impossibleCount, fleetLowerBound(problem, impossible), options, stats);
   }
 
-  // One plain pass (no blinks) over every unassigned job, the "impossible" ones included: blinks
-  // may have hidden a job's last free position, and with a travel matrix that breaks the triangle
-  // inequality a job no vehicle reaches in time on its own may still fit after another stop.
+  // Plain insertions of what is left out, then more important jobs in the place of less important ones.
   placeLeftovers(problem, best);
 
   const solvingMs = performance.now() - loaded;
@@ -286,18 +285,6 @@ function search(
     polish.improve(runBest);
     stats.runs.push(Math.round((runBest.cost % 1e8) * 100) / 100);
     if (runBest.compare(best) < 0) best.copyFrom(runBest);
-  }
-}
-
-function placeLeftovers(problem: Problem, solution: Solution) {
-  const search = new InsertionSearch(vehicleClassCount(problem));
-  const jobs = Int32Array.from(solution.unassigned.subarray(0, solution.unassignedCount));
-  jobs.sort((a, b) => problem.jobPriority[b]! - problem.jobPriority[a]! || a - b);
-  for (let round = 0; round < 2; round++) {
-    for (const j of jobs) {
-      if (solution.isUnassigned(j) && search.find(solution, j))
-        solution.insert(j, search.bestRoute, search.bestPosition);
-    }
   }
 }
 

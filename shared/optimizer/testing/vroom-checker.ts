@@ -283,3 +283,34 @@ export function insertableUnassigned(input: Json, output: Json): number[] {
   }
   return found;
 }
+
+/**
+ * Ids of the unassigned jobs that could take the place of a served job of lower priority (same
+ * route, same position) with the route still feasible: VROOM's objective puts the priority left
+ * out first, so a solver should have made that exchange.
+ */
+export function replaceableUnassigned(input: Json, output: Json): number[] {
+  const jobsById = new Map<number, Json>((input.jobs ?? []).map((job: Json) => [job.id, job]));
+  const found: number[] = [];
+  for (const entry of output.unassigned) {
+    const job = jobsById.get(entry.id);
+    const priority = job.priority ?? 0;
+    const fits = output.routes.some((route: Json) => {
+      const vehicle = input.vehicles.find((v: Json) => v.id === route.vehicle);
+      const stops: Stop[] = route.steps
+        .filter((s: Json) => s.type === 'job' || s.type === 'break')
+        .map((s: Json) =>
+          s.type === 'job'
+            ? { kind: 'job', job: jobsById.get(s.id) }
+            : { kind: 'break', brk: (vehicle.breaks ?? []).find((b: Json) => b.id === s.id) },
+        );
+      return stops.some((stop, p) => {
+        if (stop.kind !== 'job' || (stop.job.priority ?? 0) >= priority) return false;
+        const trial = [...stops.slice(0, p), { kind: 'job', job } as Stop, ...stops.slice(p + 1)];
+        return simulate(input, vehicle, trial).feasible;
+      });
+    });
+    if (fits) found.push(entry.id);
+  }
+  return found;
+}
