@@ -81,6 +81,98 @@ function middle80Rate(sorted: number[]): number {
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
+const deliveriesOf = (receiver: Receiver, ids: Set<string>) =>
+  receiver.received.filter((r) => ids.has(String(r.json?.data?.object?.id)));
+
+/** Waits until `perItem` distinct deliveries of every item arrived, or `ms` passed. */
+async function settle(receiver: Receiver, ids: Set<string>, perItem: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const webhookIds = new Set(deliveriesOf(receiver, ids).map((r) => String(r.headers['webhook-id'])));
+    if (webhookIds.size >= ids.size * perItem) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Prints the figures of one phase. `inputs` are the writes (or queued messages): when each
+ * started and when it was answered (the 201, or the send to the queue), by data.object.id.
+ */
+async function report(
+  receiver: Receiver,
+  title: string,
+  inputs: Input[],
+  perItem: number,
+  inputName: 'write' | 'message',
+): Promise<number> {
+  const lastInput = Math.max(...inputs.map((w) => w.at));
+  const ids = new Set(inputs.map((w) => w.id));
+  await settle(receiver, ids, perItem, waitMs - (Date.now() - lastInput));
+
+  const firstStart = Math.min(...inputs.map((w) => w.start));
+  const inputAt = new Map(inputs.map((w) => [w.id, w.at]));
+  const firstByWebhookId = new Map<string, { at: number; id: string }>();
+  let duplicates = 0;
+  for (const r of deliveriesOf(receiver, ids)) {
+    const webhookId = String(r.headers['webhook-id']);
+    if (firstByWebhookId.has(webhookId)) duplicates++;
+    else firstByWebhookId.set(webhookId, { at: r.at, id: String(r.json?.data?.object?.id) });
+  }
+  const firsts = [...firstByWebhookId.values()];
+  const receipts = firsts.map((f) => f.at).sort((a, b) => a - b);
+  const latencies = firsts.map((f) => f.at - (inputAt.get(f.id) ?? Number.NaN)).sort((a, b) => a - b);
+  const lastReceipt = receipts.at(-1) ?? Number.NaN;
+  const expected = ids.size * perItem;
+  const delivered = firstByWebhookId.size;
+  const rate = (delivered * 1000) / (lastReceipt - firstStart);
+  const steady = middle80Rate(receipts);
+  const inputRate = (inputs.length * 1000) / (lastInput - firstStart);
+  const inputSteady = middle80Rate(inputs.map((w) => w.at).sort((a, b) => a - b));
+  const p50 = percentile(latencies, 0.5);
+  const p99 = percentile(latencies, 0.99);
+  const goal = goals.deliveriesPerSecond;
+
+  console.log(`\n${title}`);
+  console.log(`  expected deliveries:          ${expected} (${inputs.length} ${inputName}s × ${perItem})`);
+  console.log(
+    `  ${`${inputName} rate:`.padEnd(29)} ${fmt(inputRate)}/s (middle 80 %: ${fmt(inputSteady)}/s)`,
+  );
+  console.log(
+    `  deliveries/s, whole run:      ${fmt(rate)} = distinct deliveries / (last receipt − first ${inputName} start) = ${delivered} / ${fmt((lastReceipt - firstStart) / 1000, 1)} s   goal ≥ ${goal}: ${verdict(rate >= goal)}`,
+  );
+  console.log(
+    `  deliveries/s, steady state:   ${fmt(steady)} (middle 80 % of receipts)   goal ≥ ${goal}: ${verdict(steady >= goal)}`,
+  );
+  const latency = `p50 ${fmt(p50)} ms, p95 ${fmt(percentile(latencies, 0.95))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? Number.NaN)} ms`;
+  if (inputName === 'write') {
+    console.log(
+      `  latency 201 → receipt:        ${latency}   goals p50 ≤ ${goals.p50}: ${verdict(p50 <= goals.p50)}, p99 ≤ ${goals.p99}: ${verdict(p99 <= goals.p99)}`,
+    );
+  } else {
+    console.log(
+      `  latency sent → receipt:       ${latency} (the queue is flooded on purpose: mostly queueing)`,
+    );
+  }
+  console.log(
+    `  last receipt after last ${inputName}: ${fmt(lastReceipt - lastInput)} ms (how far deliveries lagged behind)`,
+  );
+  const during = receipts.filter((at) => at <= lastInput).length;
+  console.log(
+    `  deliveries/s while the ${inputName}s ran: ${fmt((during * 1000) / (lastInput - firstStart))} (${during} deliveries in ${fmt((lastInput - firstStart) / 1000, 1)} s)`,
+  );
+  // Once the inputs stop, what is left is a backlog of events that already exist: its drain
+  // rate is the pipeline's own, with nothing competing for DynamoDB Local or the CPU.
+  const backlog = receipts.filter((at) => at > lastInput).length;
+  console.log(
+    `  backlog drain after the last ${inputName}: ${backlog} deliveries in ${fmt((lastReceipt - lastInput) / 1000, 1)} s = ${backlog >= 50 ? fmt((backlog * 1000) / (lastReceipt - lastInput)) : 'n/a (under 50)'} deliveries/s (${inputName === 'write' ? 'the pipeline alone, on events that already exist' : 'the worker alone, on messages already queued'})`,
+  );
+  console.log(
+    `  missing ${waitMs / 1000} s after the last ${inputName}: ${expected - delivered} (goal 0: ${verdict(expected === delivered)})`,
+  );
+  console.log(`  duplicates (a webhook-id received again): ${duplicates}`);
+  return inputRate;
+}
+
 async function main(service: RunningService, receiver: Receiver): Promise<void> {
   const { baseUrl } = service;
   let token = '';
@@ -154,19 +246,6 @@ async function main(service: RunningService, receiver: Receiver): Promise<void> 
     return done;
   }
 
-  const deliveriesOf = (ids: Set<string>) =>
-    receiver.received.filter((r) => ids.has(String(r.json?.data?.object?.id)));
-
-  /** Waits until `perItem` distinct deliveries of every item arrived, or `ms` passed. */
-  async function settle(ids: Set<string>, perItem: number, ms: number): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      const webhookIds = new Set(deliveriesOf(ids).map((r) => String(r.headers['webhook-id'])));
-      if (webhookIds.size >= ids.size * perItem) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   /** One area whose deliveries show that everything written before it has been processed. */
   async function sentinel(perArea: number): Promise<{ ms: number; tenantId: string }> {
     const t0 = Date.now();
@@ -175,95 +254,18 @@ async function main(service: RunningService, receiver: Receiver): Promise<void> 
     return { ms: Date.now() - t0, tenantId: String(first?.json?.tenant_id) };
   }
 
-  /**
-   * Prints the figures of one phase. `inputs` are the writes (or queued messages): when each
-   * started and when it was answered (the 201, or the send to the queue), by data.object.id.
-   */
-  async function report(
-    title: string,
-    inputs: Input[],
-    perItem: number,
-    inputName: 'write' | 'message',
-  ): Promise<number> {
-    const lastInput = Math.max(...inputs.map((w) => w.at));
-    const ids = new Set(inputs.map((w) => w.id));
-    await settle(ids, perItem, waitMs - (Date.now() - lastInput));
-
-    const firstStart = Math.min(...inputs.map((w) => w.start));
-    const inputAt = new Map(inputs.map((w) => [w.id, w.at]));
-    const firstByWebhookId = new Map<string, { at: number; id: string }>();
-    let duplicates = 0;
-    for (const r of deliveriesOf(ids)) {
-      const webhookId = String(r.headers['webhook-id']);
-      if (firstByWebhookId.has(webhookId)) duplicates++;
-      else firstByWebhookId.set(webhookId, { at: r.at, id: String(r.json?.data?.object?.id) });
-    }
-    const firsts = [...firstByWebhookId.values()];
-    const receipts = firsts.map((f) => f.at).sort((a, b) => a - b);
-    const latencies = firsts.map((f) => f.at - (inputAt.get(f.id) ?? Number.NaN)).sort((a, b) => a - b);
-    const lastReceipt = receipts.at(-1) ?? Number.NaN;
-    const expected = ids.size * perItem;
-    const delivered = firstByWebhookId.size;
-    const rate = (delivered * 1000) / (lastReceipt - firstStart);
-    const steady = middle80Rate(receipts);
-    const inputRate = (inputs.length * 1000) / (lastInput - firstStart);
-    const inputSteady = middle80Rate(inputs.map((w) => w.at).sort((a, b) => a - b));
-    const p50 = percentile(latencies, 0.5);
-    const p99 = percentile(latencies, 0.99);
-    const goal = goals.deliveriesPerSecond;
-
-    console.log(`\n${title}`);
-    console.log(`  expected deliveries:          ${expected} (${inputs.length} ${inputName}s × ${perItem})`);
-    console.log(
-      `  ${`${inputName} rate:`.padEnd(29)} ${fmt(inputRate)}/s (middle 80 %: ${fmt(inputSteady)}/s)`,
-    );
-    console.log(
-      `  deliveries/s, whole run:      ${fmt(rate)} = distinct deliveries / (last receipt − first ${inputName} start) = ${delivered} / ${fmt((lastReceipt - firstStart) / 1000, 1)} s   goal ≥ ${goal}: ${verdict(rate >= goal)}`,
-    );
-    console.log(
-      `  deliveries/s, steady state:   ${fmt(steady)} (middle 80 % of receipts)   goal ≥ ${goal}: ${verdict(steady >= goal)}`,
-    );
-    const latency = `p50 ${fmt(p50)} ms, p95 ${fmt(percentile(latencies, 0.95))} ms, p99 ${fmt(p99)} ms, max ${fmt(latencies.at(-1) ?? Number.NaN)} ms`;
-    if (inputName === 'write') {
-      console.log(
-        `  latency 201 → receipt:        ${latency}   goals p50 ≤ ${goals.p50}: ${verdict(p50 <= goals.p50)}, p99 ≤ ${goals.p99}: ${verdict(p99 <= goals.p99)}`,
-      );
-    } else {
-      console.log(
-        `  latency sent → receipt:       ${latency} (the queue is flooded on purpose: mostly queueing)`,
-      );
-    }
-    console.log(
-      `  last receipt after last ${inputName}: ${fmt(lastReceipt - lastInput)} ms (how far deliveries lagged behind)`,
-    );
-    const during = receipts.filter((at) => at <= lastInput).length;
-    console.log(
-      `  deliveries/s while the ${inputName}s ran: ${fmt((during * 1000) / (lastInput - firstStart))} (${during} deliveries in ${fmt((lastInput - firstStart) / 1000, 1)} s)`,
-    );
-    // Once the inputs stop, what is left is a backlog of events that already exist: its drain
-    // rate is the pipeline's own, with nothing competing for DynamoDB Local or the CPU.
-    const backlog = receipts.filter((at) => at > lastInput).length;
-    console.log(
-      `  backlog drain after the last ${inputName}: ${backlog} deliveries in ${fmt((lastReceipt - lastInput) / 1000, 1)} s = ${backlog >= 50 ? fmt((backlog * 1000) / (lastReceipt - lastInput)) : 'n/a (under 50)'} deliveries/s (${inputName === 'write' ? 'the pipeline alone, on events that already exist' : 'the worker alone, on messages already queued'})`,
-    );
-    console.log(
-      `  missing ${waitMs / 1000} s after the last ${inputName}: ${expected - delivered} (goal 0: ${verdict(expected === delivered)})`,
-    );
-    console.log(`  duplicates (a webhook-id received again): ${duplicates}`);
-    return inputRate;
-  }
-
   const endpointIds = [await createEndpoint(1)];
   const { ms: seedMs, tenantId } = await sentinel(1);
   console.log(`seed's stream records and the endpoint processed: sentinel delivered after ${seedMs} ms`);
   if (warmup > 0) {
     // A fresh JVM (DynamoDB Local) and a fresh service are slow for their first few hundred calls.
     const ids = new Set((await writeAreas(warmup, 'Warmup')).map((w) => w.id));
-    await settle(ids, 1, 120_000);
+    await settle(receiver, ids, 1, 120_000);
     console.log(`warm-up: ${warmup} area writes delivered (not measured)`);
   }
 
   const writeRate = await report(
+    receiver,
     `Phase 1: ${writes} area writes from ${concurrency} clients, 1 endpoint (deliveries bounded by the write rate)`,
     await writeAreas(writes, 'Phase1'),
     1,
@@ -276,6 +278,7 @@ async function main(service: RunningService, receiver: Receiver): Promise<void> 
       `\n${fanout} endpoints processed: sentinel delivered ${fanout}× after ${(await sentinel(fanout)).ms} ms`,
     );
     await report(
+      receiver,
       `Phase 2: ${writes} area writes from ${concurrency} clients, ${fanout} endpoints on the same receiver (each event is ${fanout} deliveries: the pipeline is loaded beyond the write rate)`,
       await writeAreas(writes, 'Phase2'),
       fanout,
@@ -287,6 +290,7 @@ async function main(service: RunningService, receiver: Receiver): Promise<void> 
 
   if (workerMessages > 0) {
     await report(
+      receiver,
       `Phase 3: the delivery worker alone: ${workerMessages} delivery messages sent straight to the delivery queue (no writes, no outbox, no dispatcher), spread over the ${endpointIds.length} endpoint(s)`,
       await enqueueDirectly(service, tenantId, endpointIds, workerMessages),
       1,
