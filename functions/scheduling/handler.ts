@@ -2,6 +2,7 @@
 import { applyRun } from '../../shared/domain/optimization-runs/apply.service.ts';
 import { runMap } from '../../shared/domain/optimization-runs/map.service.ts';
 import * as runs from '../../shared/domain/optimization-runs/optimization-run.service.ts';
+import { findSlots } from '../../shared/domain/scheduling/slots.service.ts';
 import { createGroupHandler } from '../../shared/http/group-handler.ts';
 import { schedulingRoutes } from '../../shared/routes/groups/scheduling.routes.ts';
 
@@ -26,4 +27,5 @@ export const handler = createGroupHandler(schedulingRoutes, {
     body: await runMap(ctx, params.run_id),
     contentType: 'image/svg+xml',
   }),
+  'scheduling.list_appointment_slots': async ({ ctx, query }) => ({ body: await findSlots(ctx, query) }),
 });

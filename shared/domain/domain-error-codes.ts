@@ -11,6 +11,7 @@ import type { CommonDomainErrorCode } from './common-error.ts';
 import type { CustomObjectErrorCode } from './custom-objects/custom-object-error.ts';
 import type { DeviceErrorCode } from './devices/device-error.ts';
 import type { OptimizationRunErrorCode } from './optimization-runs/optimization-run-error.ts';
+import type { SchedulingErrorCode } from './scheduling/scheduling-error.ts';
 import type { SettingsErrorCode } from './settings/settings-error.ts';
 import type { ShiftErrorCode } from './shifts/shift-error.ts';
 import type { SkillErrorCode } from './skills/skill-error.ts';
@@ -32,6 +33,7 @@ export interface DomainErrorCodes {
   'custom-objects': CustomObjectErrorCode;
   devices: DeviceErrorCode;
   'optimization-runs': OptimizationRunErrorCode;
+  scheduling: SchedulingErrorCode;
   settings: SettingsErrorCode;
   shifts: ShiftErrorCode;
   skills: SkillErrorCode;

@@ -49,6 +49,7 @@ const ownCodes: { [M in DomainModule]: Record<OwnCodes<M>, string> } = {
   },
   devices: { unauthenticated: 'UNAUTHENTICATED' },
   'optimization-runs': {},
+  scheduling: {},
   settings: {},
   shifts: {},
   skills: {},

@@ -40,6 +40,7 @@ const ownProblems: { [M in DomainModule]: Record<OwnCodes<M>, ProblemType> } = {
   },
   devices: { unauthenticated: 'authentication-required' },
   'optimization-runs': {},
+  scheduling: {},
   settings: {},
   shifts: {},
   skills: {},

@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 
-function integerParam(min: number, max: number) {
+/** An integer within [min, max]; `1e3`, decimals and blanks are refused. */
+export function integerParam(min: number, max: number) {
   return z.string().transform((value, ctx) => {
     if (!/^-?\d+$/.test(value)) {
       ctx.issues.push({ code: 'custom', input: value, message: 'must be an integer' });

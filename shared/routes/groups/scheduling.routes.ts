@@ -1,7 +1,8 @@
 /**
  * Routes of the `scheduling` operation group (one Lambda): optimization runs (API-DECISIONS.md,
  * "Optimization runs") — create (202, solved off the request path), list, read, cancel, apply,
- * and the run's map. Dispatchers, admins and owners plan (scheduling:read, scheduling:update).
+ * and the run's map; appointment slots ("Appointment slots"). Dispatchers, admins and owners plan
+ * (scheduling:read, scheduling:update).
  */
 import * as z from 'zod';
 import {
@@ -11,6 +12,7 @@ import {
   OptimizationRunListSchema,
   OptimizationRunSchema,
 } from '../../domain/optimization-runs/optimization-run.schema.ts';
+import { AppointmentSlotListSchema, SlotQuery, slotLimits } from '../../domain/scheduling/slots.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
 import { onePage } from '../crud-routes.ts';
 
@@ -118,6 +120,24 @@ const apply =
   'with its own events), the claim is released and the answer is the same 409. A claim whose apply died (a crash ' +
   'mid-apply) is taken over after a minute by the next apply, which finishes what the first one started. ' +
   'docs/scheduling.md has the details.';
+
+const slots =
+  'The windows in which a case can be booked without breaking anything already planned, best first: for each ' +
+  'window of `slot_length` from `from` to `to`, the shift (of a technician offering every skill the case ' +
+  'requires) and the place in its current PLANNED tour where the case adds the least driving, among the places ' +
+  'where the whole day still works: every stop keeps its order, a stop with a `scheduled_start` starts exactly ' +
+  'then and the others within their time windows, breaks stay in their windows, the case starts inside the ' +
+  'window and one of its own time windows, and the technician is back at the shift’s end place by its end. ' +
+  'Each slot is verified by re-inserting the case into the tour and recomputing the day. A shift whose only ' +
+  'tours are IN_PROGRESS or DONE offers nothing (its day is under way); a case on a PLANNED tour is taken off ' +
+  'it for the search (booking moves it); nothing starts before now. Travel: great-circle distance × 1.3 at ' +
+  '40 km/h.\n\n' +
+  'Best first: least `added_travel_duration`, then earliest; `score` (0..1, higher is better) is 1 when the ' +
+  'case adds no driving and halves with every 10 minutes it adds. Not paginated: at most `limit` slots. ' +
+  `The search spans at most ${slotLimits.maxHorizonDays} days (\`to\` after \`from\`, 422 at \`#/query/to\`). ` +
+  'A `case_id` that names no case of the workspace is 404; a case without a location, or IN_PROGRESS, DONE or ' +
+  'CANCELLED, is 422 at `#/query/case_id`. Reads only: nothing is booked (book by writing the case and the ' +
+  'tour, or run an optimization).';
 
 export const schedulingRoutes = [
   {
@@ -233,5 +253,40 @@ export const schedulingRoutes = [
       schema: z.string(),
       contentType: 'image/svg+xml',
     },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.list_appointment_slots',
+    method: 'GET',
+    path: '/api/v2/scheduling/slots',
+    summary: 'Find appointment slots for a case',
+    description: slots,
+    examples: {
+      query: `case_id=${ids.boiler}&from=2026-06-16T08:00:00Z&to=2026-06-16T18:00:00Z&limit=3&slot_length=PT2H`,
+      response: {
+        items: [
+          {
+            start: '2026-06-16T10:00:00.000Z',
+            end: '2026-06-16T12:00:00.000Z',
+            user_id: ids.anna,
+            shift_id: ids.shiftAnna,
+            added_travel_duration: 'PT4M',
+            score: 0.758,
+          },
+          {
+            start: '2026-06-16T12:00:00.000Z',
+            end: '2026-06-16T14:00:00.000Z',
+            user_id: ids.anna,
+            shift_id: ids.shiftAnna,
+            added_travel_duration: 'PT9M',
+            score: 0.536,
+          },
+        ],
+      },
+    },
+    grants: ['scheduling:read'],
+    query: SlotQuery,
+    errors: [404],
+    success: { status: 200, description: 'The slots, best first.', schema: AppointmentSlotListSchema },
   },
 ] as const satisfies readonly RouteSpec[];
