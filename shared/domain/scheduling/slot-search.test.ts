@@ -110,6 +110,36 @@ describe('Function: searchSlots', () => {
     for (const slot of slots) expect(slot.plannedStart).toBeGreaterThanOrEqual(hour(12.75));
   });
 
+  it('leaves a break for later when taking it first would move a promised visit', () => {
+    // Arrange: a break of 30 minutes anywhere from 10:00 to 13:00, visits promised at 9:00 and
+    // 10:05 (the optimizer puts such a break after the second visit)
+    const day = shift(
+      'a',
+      [promised('first', depot, hour(9)), promised('second', at(0.002, 0), hour(10) + 300)],
+      {
+        breaks: [{ earliestStart: hour(10), latestEnd: hour(13), durationSeconds: 1800 }],
+      },
+    );
+
+    // Act
+    const starts = scheduleOf(day, day.stops, travel);
+
+    // Assess
+    expect(starts).toEqual([hour(9), hour(10) + 300]);
+  });
+
+  it('takes a break in the wait before a visit, and refuses a day whose break cannot fit', () => {
+    const waiting = shift('a', [promised('late', depot, hour(12))], {
+      breaks: [{ earliestStart: hour(10), latestEnd: hour(11), durationSeconds: 1800 }],
+    });
+    const squeezed = shift('a', [promised('long', depot, hour(10), 3 * 3600)], {
+      breaks: [{ earliestStart: hour(10), latestEnd: hour(11), durationSeconds: 1800 }],
+    });
+
+    expect(scheduleOf(waiting, waiting.stops, travel)).toEqual([hour(12)]);
+    expect(scheduleOf(squeezed, squeezed.stops, travel)).toBeUndefined();
+  });
+
   it('scores a slot 1 without added driving, halving every 10 minutes', () => {
     expect([slotScore(0), slotScore(600), slotScore(1200)]).toEqual([1, 0.5, 0.25]);
   });

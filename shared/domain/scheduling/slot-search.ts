@@ -81,8 +81,10 @@ function startWithin(task: SlotTask, time: Second): Second | undefined {
 /**
  * The day of a shift doing `tasks` in order: each task's start, or undefined when something breaks
  * (a window missed, a break that cannot be taken in its window, the end place reached too late).
- * Breaks are taken between tasks, at the first point their window has opened or delaying them
- * further would run past it.
+ * Breaks are taken between tasks, as late as they may: before a task only when the wait for it
+ * holds the break anyway (it costs nothing then) or when after the task it would be too late.
+ * Taking a break earlier than that never lets a later task start sooner, so a day this finds no
+ * way through has none with these tasks in this order.
  */
 export function scheduleOf(
   shift: SlotShift,
@@ -93,31 +95,31 @@ export function scheduleOf(
   const starts: Second[] = [];
   let now = shift.start;
   let here = shift.startPlace;
-  const takeBreaks = (nextDone: Second): boolean => {
-    while (pending.length > 0) {
-      const pause = pending[0] as SlotBreak;
+  for (const task of tasks) {
+    const leg = travel(here, task.place);
+    for (let pause = pending[0]; pause; pause = pending[0]) {
+      const start = startWithin(task, now + leg);
+      if (start === undefined) return undefined;
+      const breakStart = Math.max(now, pause.earliestStart);
       const latestStart = pause.latestEnd - pause.durationSeconds;
-      if (now < pause.earliestStart && nextDone <= latestStart) return true;
-      const start = Math.max(now, pause.earliestStart);
-      if (start > latestStart) return false;
-      now = start + pause.durationSeconds;
+      if (breakStart > latestStart) return undefined;
+      const free = breakStart + pause.durationSeconds + leg <= start;
+      const forced = start + task.durationSeconds > latestStart;
+      if (!free && !forced) break;
+      now = breakStart + pause.durationSeconds;
       pending.shift();
     }
-    return true;
-  };
-  for (const task of tasks) {
-    const arrive = now + travel(here, task.place);
-    const start = startWithin(task, arrive);
-    if (start === undefined) return undefined;
-    if (!takeBreaks(start + task.durationSeconds)) return undefined;
-    // A break taken before leaving moves the arrival.
-    const begin = startWithin(task, Math.max(now + travel(here, task.place), start));
+    const begin = startWithin(task, now + leg);
     if (begin === undefined) return undefined;
     starts.push(begin);
     now = begin + task.durationSeconds;
     here = task.place;
   }
-  if (!takeBreaks(Number.POSITIVE_INFINITY)) return undefined;
+  for (const pause of pending) {
+    const breakStart = Math.max(now, pause.earliestStart);
+    if (breakStart > pause.latestEnd - pause.durationSeconds) return undefined;
+    now = breakStart + pause.durationSeconds;
+  }
   return now + travel(here, shift.endPlace) <= shift.end ? starts : undefined;
 }
 
