@@ -36,7 +36,7 @@ import { startDynamoDbLocal } from './dynamodb-local.ts';
 import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
-import { applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
+import { applyDemoDay, applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
 import { solverQueues, startSolverPollers } from './solver-pollers.ts';
 import { startStreamPoller } from './stream-poller.ts';
 import { createStreamTopic } from './stream-topic.ts';
@@ -143,6 +143,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await retryStartUpStep('applying the seed', () => applySeed(seed));
     // Data written before the list indexes existed gets them (and its counters) before serving.
     await retryStartUpStep('bringing the list indexes up to date', () => backfillLists(progress));
+    // The demo workspace's day to plan (README.md, "Planning a day"): a few reads once seeded.
+    if (seed === demoSeed) await retryStartUpStep('seeding the demo day to plan', applyDemoDay);
     const adminClient = await retryStartUpStep('writing the admin client', () =>
       bootstrapAdminClient({ dataDir }),
     );

@@ -1,6 +1,7 @@
 /**
  * FSM_SEED (API-DECISIONS.md, "Local stack contract"): workspaces with users and API clients,
- * applied at every start (idempotently). Without it a demo workspace is seeded.
+ * applied at every start (idempotently). Without it a demo workspace is seeded, with six
+ * technicians and a day of work to plan (demo-day.ts, applied after the seed).
  */
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
@@ -9,6 +10,7 @@ import { defaultRealm, realmNamePattern } from '../auth/realm-name.ts';
 import { provisionWorkspace, type WorkspaceSpec } from '../domain/workspaces/workspace-provisioning.ts';
 import { fieldErrorsOf } from '../http/validation.ts';
 import { text } from '../schema/fields.ts';
+import { demoTechnicians, seedDemoDay } from './demo-day.ts';
 
 const role = z.enum(roleNames);
 
@@ -59,6 +61,13 @@ export const demoSeed: Seed = {
           lastname: 'Demo',
           roles: ['owner'],
         },
+        // No password: they are people to plan for, not accounts to sign in with.
+        ...demoTechnicians.map(({ email, firstname, lastname }) => ({
+          email,
+          firstname,
+          lastname,
+          roles: ['technician' as const],
+        })),
       ],
       clients: [{ client_id: 'demo-integration', client_secret: 'demo-secret-1', roles: ['admin'] }],
     },
@@ -82,4 +91,11 @@ export async function loadSeedFile(path: string): Promise<Seed> {
 
 export async function applySeed(seed: Seed): Promise<void> {
   for (const workspace of seed.workspaces) await provisionWorkspace(workspace as WorkspaceSpec);
+}
+
+/** The demo workspace's day to plan (demo-day.ts), for its API client. */
+export async function applyDemoDay(now = new Date()): Promise<void> {
+  const [workspace] = demoSeed.workspaces;
+  const client = workspace?.clients[0];
+  if (workspace && client) await seedDemoDay(workspace.name, client.client_id, now);
 }
