@@ -41,6 +41,12 @@ export interface EnvironmentSettings {
   logRetention: RetentionDays;
   /** LOG_LEVEL of the functions and the container. */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * Share of Lambda invocations (0..1) that log at debug whatever `logLevel` says
+   * (POWERTOOLS_LOGGER_SAMPLE_RATE): a sample of full detail without paying for it everywhere.
+   * The container decides once per task.
+   */
+  debugSampleRate: number;
 
   /**
    * Optional custom domain for the CloudFront distribution, the public base URL. Without it the
@@ -154,6 +160,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     tableDeletionProtection: false,
     logRetention: RetentionDays.ONE_WEEK,
     logLevel: 'debug',
+    debugSampleRate: 0,
     apiAudience: 'fsm-api',
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
@@ -180,6 +187,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     tableDeletionProtection: true,
     logRetention: RetentionDays.ONE_MONTH,
     logLevel: 'info',
+    debugSampleRate: 0.1,
     apiAudience: 'fsm-api',
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
@@ -206,6 +214,7 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     tableDeletionProtection: true,
     logRetention: RetentionDays.THREE_MONTHS,
     logLevel: 'info',
+    debugSampleRate: 0.01,
     apiAudience: 'fsm-api',
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],

@@ -1,21 +1,21 @@
 /**
  * One Lambda of this service: NodejsFunction bundled locally by esbuild (see bundling.ts),
- * arm64, nodejs24.x, JSON logs into its own log group, and a role of its own that may only
- * write that log group until the caller adds exactly what the function touches.
+ * arm64, nodejs24.x, X-Ray tracing active, logs into its own log group, and a role of its own
+ * that may only write that log group (and trace segments) until the caller adds exactly what the
+ * function touches.
+ *
+ * The function's lines are JSON already (Powertools' Logger, shared/observability/logger.ts),
+ * which filters by LOG_LEVEL and samples debug (POWERTOOLS_LOGGER_SAMPLE_RATE). Lambda's JSON log
+ * format is not used: its application log level (AWS_LAMBDA_LOG_LEVEL) takes precedence over
+ * both in the Logger, so no invocation could be sampled at debug.
  *
  * The role is built here instead of taking NodejsFunction's default, which attaches the
  * AWSLambdaBasicExecutionRole managed policy (logs on every log group of the account).
  */
-import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import {
-  ApplicationLogLevel,
-  Architecture,
-  LoggingFormat,
-  Runtime,
-  SystemLogLevel,
-} from 'aws-cdk-lib/aws-lambda';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -41,13 +41,6 @@ export interface ServiceFunctionProps {
    */
   files?: Record<string, readonly string[]>;
 }
-
-const applicationLogLevels = {
-  debug: ApplicationLogLevel.DEBUG,
-  info: ApplicationLogLevel.INFO,
-  warn: ApplicationLogLevel.WARN,
-  error: ApplicationLogLevel.ERROR,
-} as const;
 
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -78,9 +71,8 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(functionTimeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      applicationLogLevelV2: applicationLogLevels[props.logLevel],
-      systemLogLevelV2: SystemLogLevel.INFO,
+      loggingFormat: LoggingFormat.TEXT,
+      tracing: Tracing.ACTIVE,
       environment: {
         ...props.environment,
         LOG_LEVEL: props.logLevel,
@@ -102,6 +94,12 @@ export class ServiceFunction extends Construct {
           : {},
         ...(props.files ? { commandHooks: copyFiles(props.files) } : {}),
       },
+    });
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which have no ' +
+        'resource-level permissions (AWS requires Resource "*").',
     });
   }
 

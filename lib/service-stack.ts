@@ -15,6 +15,7 @@
 import { CfnOutput, Duration, Lazy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { metricsNamespace, serviceNameOf } from '../shared/observability/metric-names.ts';
 import { Api } from './api.ts';
 import type { DataStack } from './data-stack.ts';
 import { Edge } from './edge.ts';
@@ -66,6 +67,11 @@ export class ServiceStack extends Stack {
       FSM_PROBLEMS_BASE_URL: settings.problemsBaseUrl ?? `${baseUrl}/problems/`,
       FSM_API_AUDIENCE: settings.apiAudience,
       FSM_AUTH_CACHE_SECONDS: String(settings.authCacheSeconds),
+      // Powertools (shared/observability/): the logs' and metrics' `service`, the metrics'
+      // namespace, and the share of invocations that log at debug.
+      POWERTOOLS_SERVICE_NAME: serviceNameOf(props.envName),
+      POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+      POWERTOOLS_LOGGER_SAMPLE_RATE: String(settings.debugSampleRate),
     };
 
     const logBucket = new Bucket(this, 'EdgeLogs', {

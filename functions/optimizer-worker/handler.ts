@@ -13,13 +13,14 @@ import {
 } from '../../shared/domain/optimization-runs/solver-job.ts';
 import { inlineSolver } from '../../shared/domain/optimization-runs/solver-port.ts';
 import { travelPortFor } from '../../shared/domain/optimization-runs/travel-selection.ts';
+import { observedHandler } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 const log = (message: string, details?: Record<string, unknown>) => logger.warn(message, details ?? {});
 const amazonLocation = amazonLocationTravel();
 const deadLetterQueueArn = process.env.FSM_SOLVER_DLQ_ARN;
 
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = observedHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
@@ -45,4 +46,4 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     }
   }
   return { batchItemFailures };
-}
+});

@@ -8,6 +8,7 @@ import { createKernelHandler, usableCorrelationId } from '../../shared/http/oper
 import { ProblemError, problemTypeUri } from '../../shared/http/problem.ts';
 import { problemTypeDoc } from '../../shared/http/problem-docs.ts';
 import { problemResult } from '../../shared/http/responses.ts';
+import { observedHandler } from '../../shared/observability/lambda-observability.ts';
 import { apiInfo } from '../../shared/openapi/api-info.ts';
 import {
   referenceAsset,
@@ -48,7 +49,7 @@ export const handler = createKernelHandler(platformRoutes, {
 });
 
 /** API Gateway's `$default` route: only requests no route matched arrive here. */
-export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
+export const fallbackHandler = observedHandler(async (event: ApiEvent): Promise<ApiResult> => {
   const requestId = randomUUID();
   const correlationId = usableCorrelationId(event.headers?.['correlation-id']) ?? requestId;
   let problem: ProblemError;
@@ -62,4 +63,4 @@ export async function fallbackHandler(event: ApiEvent): Promise<ApiResult> {
   const result = problemResult(problem, event.rawPath);
   Object.assign(result.headers, { 'request-id': requestId, 'correlation-id': correlationId });
   return result;
-}
+});

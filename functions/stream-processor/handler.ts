@@ -6,6 +6,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { isConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
+import { observedHandler } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { consumerGroups } from './consumers.ts';
 
@@ -15,6 +16,7 @@ if (!isConsumerGroup(group)) {
 }
 const consumers = consumerGroups[group];
 
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  return processStreamBatch(event, consumers, (message, details) => logger.error(message, details));
-}
+export const handler = observedHandler(
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+    processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
+);

@@ -4,12 +4,13 @@
  * (store or queue unreachable); SQS then hands it out again after its visibility timeout.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { observedHandler } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { processDeliveryMessage } from '../../shared/webhooks/delivery-worker.ts';
 
 const log = (message: string, details: Record<string, unknown>) => logger.warn(message, details);
 
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = observedHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const settled = await Promise.allSettled(
     event.Records.map((record) => processDeliveryMessage(record.body, log)),
   );
@@ -22,4 +23,4 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     return [{ itemIdentifier: event.Records[i]?.messageId ?? '' }];
   });
   return { batchItemFailures };
-}
+});

@@ -8,7 +8,8 @@
  *   emulator's credentials; AWS gets the default chain (on Lambda the environment:
  *   lambda-credential-provider.ts). Secrets Manager and SES have no emulator;
  * - deadlines (client-deadlines.ts), by what the calls are for: see `Deadlines`;
- * - the lean middleware stack (lean-client.ts): no per-call work nothing reads.
+ * - the lean middleware stack (lean-client.ts): no per-call work nothing reads;
+ * - on Lambda, every call traced as an X-Ray subsegment (shared/observability/tracer.ts).
  *
  * One small factory per client, so a function's bundle holds only the clients it builds.
  */
@@ -21,6 +22,7 @@ import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
+import { traced } from '../observability/tracer.ts';
 import { deadlineConfig, withTotalDeadline } from './client-deadlines.ts';
 import { withoutPerCallExtras } from './lean-client.ts';
 
@@ -75,12 +77,12 @@ function commonOptions(options: ClientOptions, configuredEndpoint: () => string 
   };
 }
 
-/** The lean stack, and the total deadline where the calls are on a request's path. */
+/** The lean stack, the total deadline where the calls are on a request's path, and tracing. */
 function finished<
   C extends Parameters<typeof withTotalDeadline>[0] & Parameters<typeof withoutPerCallExtras>[0],
 >(client: C, options: ClientOptions): C {
   withoutPerCallExtras(client);
-  return (options.deadlines ?? 'request') === 'request' ? withTotalDeadline(client) : client;
+  return traced((options.deadlines ?? 'request') === 'request' ? withTotalDeadline(client) : client);
 }
 
 const noEmulator = () => undefined;

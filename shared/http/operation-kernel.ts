@@ -15,7 +15,9 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
+import { lambdaObservability } from '../observability/lambda-observability.ts';
 import { enterLogContext, type LogContext, logger } from '../observability/logger.ts';
+import { recordRequest } from '../observability/metrics.ts';
 import { toPointer } from '../schema/field-error.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
@@ -160,15 +162,21 @@ function refuseUnexpectedBody(event: ApiEvent): void {
 
 /**
  * One line per request at info: what an operator scans first (method, route template, status,
- * duration); request-id, correlation-id and operation id come from the log context.
+ * duration); request-id, correlation-id and operation id come from the log context. And its
+ * metrics (requests, errors, latency by group, operation and status class; metrics.ts), for a
+ * request a route of the table served.
  */
 function logRequest(event: ApiEvent, state: KernelState, status: number | undefined): void {
+  const ms = Math.round((performance.now() - state.startedAt) * 10) / 10;
   logger.info('request', {
     method: event.requestContext?.http?.method ?? event.routeKey.split(' ')[0],
     route: state.route?.path ?? event.rawPath,
     status,
-    ms: Math.round((performance.now() - state.startedAt) * 10) / 10,
+    ms,
   });
+  if (state.route && status !== undefined) {
+    recordRequest({ group: state.route.group, operation: state.route.operationId, status, ms });
+  }
 }
 
 /** How long before the function's timeout a still-running operation gives up with a 503. */
@@ -290,6 +298,7 @@ export function createKernelHandler<R extends RouteSpec>(
       });
     },
   })
+    .use(lambdaObservability() as Middleware[])
     .use(kernel)
     .use(authentication)
     .use(input)

@@ -24,6 +24,7 @@ import { fileSigningKeyStore } from '../identity/signing-keys.ts';
 import { backfillLists } from '../maintenance/list-backfill.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
+import { writeMetricsTo } from '../observability/metrics.ts';
 import { eventStreamEndpoint } from '../realtime/event-stream.ts';
 import { subscribeNode } from '../realtime/fanout.ts';
 import { StreamHub } from '../realtime/stream-hub.ts';
@@ -121,6 +122,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     resetConfig();
     resetDynamoClient();
+    // The metrics' embedded-format lines (shared/observability/metrics.ts) go to a file, not the
+    // console: `npm run metrics` summarises it. FSM_METRICS_FILE=- keeps them on standard output.
+    const metricsFile = process.env.FSM_METRICS_FILE ?? join(dataDir, 'metrics.jsonl');
+    writeMetricsTo(metricsFile === '-' ? undefined : metricsFile);
+    stops.push(async () => writeMetricsTo(undefined));
 
     // Every step against the emulators is idempotent, so a step that fails because they are busy
     // (a loaded machine) is simply run again (shared/aws/start-up-retry.ts).

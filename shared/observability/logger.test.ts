@@ -28,7 +28,7 @@ describe('Module: logger', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
-          level: 'info',
+          level: 'INFO',
           message: 'served',
           requestId: 'r1',
           correlationId: 'c-r1',

@@ -1,10 +1,22 @@
 /**
- * Structured JSON logs, one line per entry, so CloudWatch Logs Insights can query fields.
- * Every line written while a request is served carries its request-id, correlation-id and
- * operation id (set once by the HTTP kernel), so one request's lines can be found together.
- * Never pass secrets, tokens or passwords in `details`.
+ * Structured JSON logs, one line per entry, written by Powertools for AWS Lambda's Logger so
+ * CloudWatch Logs Insights can query fields. What this module adds to it:
+ *
+ * - Every line written while a request is served carries its request-id, correlation-id and
+ *   operation id (set once by the HTTP kernel). They live in an AsyncLocalStorage, not in the
+ *   Logger's own keys: the local server and the Fargate container serve many requests at once,
+ *   and the Logger's appended keys are one set per process there.
+ * - Secrets never reach the output: every line is redacted where it is formatted
+ *   (redaction.ts), whatever a caller passes.
+ * - The level comes from LOG_LEVEL (or POWERTOOLS_LOG_LEVEL); POWERTOOLS_LOGGER_SAMPLE_RATE
+ *   turns on debug for that share of Lambda invocations (lib/environments.ts per environment).
+ *   Lambda's own log-level filter is left off (lib/service-function.ts) because it would
+ *   override both.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { LogFormatter, Logger, LogItem } from '@aws-lambda-powertools/logger';
+import type { LogAttributes, UnformattedAttributes } from '@aws-lambda-powertools/logger/types';
+import { redactAttributes, redactText } from './redaction.ts';
 
 export interface LogContext {
   requestId: string;
@@ -18,29 +30,69 @@ const logContext = new AsyncLocalStorage<LogContext>();
 export function enterLogContext(context: LogContext): void {
   logContext.enterWith(context);
 }
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-function threshold(): number {
-  return order[(process.env.LOG_LEVEL as Level | undefined) ?? 'info'] ?? order.info;
+/** The ids of the request being served, if any (metrics and traces read them too). */
+export function currentLogContext(): LogContext | undefined {
+  return logContext.getStore();
 }
 
-function write(level: Level, message: string, details?: Record<string, unknown>): void {
-  if (order[level] < threshold()) return;
-  const line = JSON.stringify({
-    level,
-    time: new Date().toISOString(),
-    message,
-    ...logContext.getStore(),
-    ...details,
-  });
-  if (level === 'error' || level === 'warn') process.stderr.write(`${line}\n`);
-  else process.stdout.write(`${line}\n`);
+/**
+ * The line's shape: Powertools' keys (level, message, timestamp, service, sampling_rate,
+ * xray_trace_id; on Lambda function_request_id and cold_start), then the request's ids, then
+ * the caller's details, all redacted.
+ */
+class ServiceLogFormatter extends LogFormatter {
+  formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
+    const lambda = attributes.lambdaContext;
+    const base: LogAttributes = {
+      level: attributes.logLevel,
+      message: redactText(attributes.message ?? ''),
+      timestamp: this.formatTimestamp(attributes.timestamp),
+      service: attributes.serviceName,
+      ...(attributes.sampleRateValue ? { sampling_rate: attributes.sampleRateValue } : {}),
+      ...(attributes.xRayTraceId ? { xray_trace_id: attributes.xRayTraceId } : {}),
+      ...(lambda ? { function_request_id: lambda.awsRequestId, cold_start: lambda.coldStart } : {}),
+      ...logContext.getStore(),
+    };
+    return new LogItem({ attributes: base }).addAttributes(redactAttributes(additional));
+  }
+}
+
+/** The process's one Logger (Powertools), for middlewares that take it (injectLambdaContext). */
+export const powertoolsLogger = new Logger({
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
+  logFormatter: new ServiceLogFormatter(),
+});
+
+type Details = Record<string, unknown>;
+
+/**
+ * The service's logging API. LOG_LEVEL is read again when it changes (tests and the local stack
+ * set it after this module was loaded); Lambda sets it once.
+ */
+let levelSeen = process.env.LOG_LEVEL;
+function syncLevel(): void {
+  const level = process.env.LOG_LEVEL;
+  if (level === levelSeen) return;
+  levelSeen = level;
+  powertoolsLogger.setLogLevel((level ?? 'INFO').toUpperCase() as 'INFO');
 }
 
 export const logger = {
-  debug: (message: string, details?: Record<string, unknown>) => write('debug', message, details),
-  info: (message: string, details?: Record<string, unknown>) => write('info', message, details),
-  warn: (message: string, details?: Record<string, unknown>) => write('warn', message, details),
-  error: (message: string, details?: Record<string, unknown>) => write('error', message, details),
+  debug: (message: string, details?: Details) => {
+    syncLevel();
+    powertoolsLogger.debug(message, details ?? {});
+  },
+  info: (message: string, details?: Details) => {
+    syncLevel();
+    powertoolsLogger.info(message, details ?? {});
+  },
+  warn: (message: string, details?: Details) => {
+    syncLevel();
+    powertoolsLogger.warn(message, details ?? {});
+  },
+  error: (message: string, details?: Details) => {
+    syncLevel();
+    powertoolsLogger.error(message, details ?? {});
+  },
 };

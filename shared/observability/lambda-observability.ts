@@ -1,0 +1,36 @@
+/**
+ * What every Lambda handler runs inside, as middy middlewares, on Lambda only: Powertools'
+ * injectLambdaContext (the invocation's request id and cold start on each log line, and a new
+ * debug-sampling decision per invocation) and captureLambdaHandler (the invocation as an X-Ray
+ * segment, errors annotated). The local stack and the container call the same handlers without
+ * them: they serve many requests at once, where the Logger's per-invocation context would be
+ * shared, and nothing is traced there.
+ */
+
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { powertoolsLogger } from './logger.ts';
+import { tracer } from './tracer.ts';
+
+export const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
+
+/** The middlewares for a middy handler (the HTTP kernel uses them). */
+export function lambdaObservability(): middy.MiddlewareObj[] {
+  if (!onLambda) return [];
+  return [
+    injectLambdaContext(powertoolsLogger, { resetKeys: true }),
+    // Responses and events may carry personal data: not copied into traces.
+    captureLambdaHandler(tracer, { captureResponse: false }),
+  ];
+}
+
+/** A plain handler (queues, streams, events) with the same middlewares. */
+export function observedHandler<E, R>(handler: (event: E, context: Context) => Promise<R>) {
+  if (!onLambda) return handler;
+  return middy<E, R>().use(lambdaObservability()).handler(handler) as unknown as (
+    event: E,
+    context: Context,
+  ) => Promise<R>;
+}

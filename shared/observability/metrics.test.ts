@@ -1,0 +1,186 @@
+/**
+ * The metrics' lines as CloudWatch reads them (embedded metric format): the namespace, the
+ * dimension sets each metric is published under, the units and the values, one line per record.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  httpMetrics,
+  metricsNamespace,
+  optimizerMetrics,
+  statusClassOf,
+  streamMetrics,
+  telemetryMetrics,
+  webhookMetrics,
+} from './metric-names.ts';
+import {
+  recordOptimizationRun,
+  recordRequest,
+  recordStreamReport,
+  recordTelemetryReport,
+  recordWebhookAttempt,
+} from './metrics.ts';
+
+interface EmfLine {
+  _aws: {
+    Timestamp: number;
+    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+  };
+  [key: string]: unknown;
+}
+
+let lines: EmfLine[];
+
+beforeEach(() => {
+  lines = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    return true;
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function only(): EmfLine {
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+function directive(line: EmfLine) {
+  const [first] = line._aws.CloudWatchMetrics;
+  expect(first?.Namespace).toBe(metricsNamespace);
+  return first!;
+}
+
+describe('Module: metrics', () => {
+  describe('Method: recordRequest', () => {
+    it.each([
+      { status: 200, statusClass: '2xx', errors: 0 },
+      { status: 404, statusClass: '4xx', errors: 0 },
+      { status: 503, statusClass: '5xx', errors: 1 },
+    ])('counts a $status answer as one request of class $statusClass with $errors errors', (c) => {
+      // Act
+      recordRequest({ group: 'areas', operation: 'areas.get', status: c.status, ms: 3.25 });
+
+      // Assess
+      const line = only();
+      const { Dimensions, Metrics } = directive(line);
+      expect(Dimensions).toEqual([
+        ['service', 'group', 'operation', 'statusClass'],
+        ['service', 'group'],
+        ['service', 'group', 'operation'],
+      ]);
+      expect(Metrics).toEqual([
+        { Name: httpMetrics.requests, Unit: 'Count' },
+        { Name: httpMetrics.errors, Unit: 'Count' },
+        { Name: httpMetrics.latency, Unit: 'Milliseconds' },
+      ]);
+      expect(line).toMatchObject({
+        service: expect.any(String),
+        group: 'areas',
+        operation: 'areas.get',
+        statusClass: c.statusClass,
+        [httpMetrics.requests]: 1,
+        [httpMetrics.errors]: c.errors,
+        [httpMetrics.latency]: 3.25,
+      });
+    });
+
+    it('writes one line per request, each with only its own dimensions', () => {
+      // Act
+      recordRequest({ group: 'areas', operation: 'areas.get', status: 200, ms: 1 });
+      recordRequest({ group: 'cases', operation: 'cases.create', status: 201, ms: 2 });
+
+      // Assess
+      expect(lines.map((line) => [line.group, line.operation, line[httpMetrics.requests]])).toEqual([
+        ['areas', 'areas.get', 1],
+        ['cases', 'cases.create', 1],
+      ]);
+    });
+  });
+
+  describe('Method: recordWebhookAttempt', () => {
+    it('counts an attempt by outcome and attempt number, with its lag', () => {
+      // Act
+      recordWebhookAttempt({ outcome: 'retrying', attempt: 3, lagMs: 1200 });
+
+      // Assess
+      const line = only();
+      expect(directive(line).Dimensions).toEqual([
+        ['service', 'outcome', 'attempt'],
+        ['service', 'outcome'],
+      ]);
+      expect(line).toMatchObject({
+        outcome: 'retrying',
+        attempt: '3',
+        [webhookMetrics.deliveries]: 1,
+        [webhookMetrics.lag]: 1200,
+      });
+    });
+
+    it('counts attempts past the tenth together and leaves out an unknown lag', () => {
+      // Act
+      recordWebhookAttempt({ outcome: 'exhausted', attempt: 14 });
+
+      // Assess
+      const line = only();
+      expect(line.attempt).toBe('10+');
+      expect(directive(line).Metrics).toEqual([{ Name: webhookMetrics.deliveries, Unit: 'Count' }]);
+    });
+  });
+
+  describe('Method: recordStreamReport', () => {
+    it('reports open connections, connections opened and events sent of the node', () => {
+      // Act
+      recordStreamReport({ connections: 12, opened: 3, eventsSent: 240 });
+
+      // Assess
+      const line = only();
+      expect(directive(line).Dimensions).toEqual([['service']]);
+      expect(line).toMatchObject({
+        [streamMetrics.connections]: 12,
+        [streamMetrics.opened]: 3,
+        [streamMetrics.eventsSent]: 240,
+      });
+    });
+  });
+
+  describe('Method: recordOptimizationRun', () => {
+    it('counts a run by outcome with its duration', () => {
+      // Act
+      recordOptimizationRun({ outcome: 'succeeded', durationMs: 10_500 });
+
+      // Assess
+      const line = only();
+      expect(directive(line).Dimensions).toEqual([['service', 'outcome']]);
+      expect(line).toMatchObject({
+        outcome: 'succeeded',
+        [optimizerMetrics.runs]: 1,
+        [optimizerMetrics.duration]: 10_500,
+      });
+    });
+  });
+
+  describe('Method: recordTelemetryReport', () => {
+    it.each(['accepted', 'refused'] as const)('counts a report %s', (outcome) => {
+      // Act
+      recordTelemetryReport(outcome);
+
+      // Assess
+      expect(only()).toMatchObject({ outcome, [telemetryMetrics.reports]: 1 });
+    });
+  });
+
+  it('maps statuses to their class', () => {
+    expect([200, 204, 301, 400, 429, 500, 503].map(statusClassOf)).toEqual([
+      '2xx',
+      '2xx',
+      '3xx',
+      '4xx',
+      '4xx',
+      '5xx',
+      '5xx',
+    ]);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * The service's metrics (names and dimensions in metric-names.ts), written as CloudWatch
+ * embedded metric format lines by Powertools for AWS Lambda's Metrics: CloudWatch Logs turns
+ * each line into metric data, so recording costs one log line and no API call on the request
+ * path.
+ *
+ * Each record is added, serialised and written in one synchronous step, so the one Metrics
+ * instance of a process is never shared by two requests (the local server and the container
+ * serve many at once; the Lambda handler's end-of-invocation flush would mix their dimensions).
+ * Recording never throws into the caller: a metric is not worth a failed request.
+ *
+ * Where the lines go: standard output (Lambda, the container: the log group), or a file when
+ * the local stack names one (`writeMetricsTo`, DATA_DIR/metrics.jsonl), read by
+ * `npm run metrics` (bin/metrics-summary.ts).
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger } from './logger.ts';
+import {
+  httpMetrics,
+  metricsNamespace,
+  type OptimizationOutcome,
+  optimizerMetrics,
+  statusClassOf,
+  streamMetrics,
+  type TelemetryOutcome,
+  telemetryMetrics,
+  type WebhookOutcome,
+  webhookMetrics,
+} from './metric-names.ts';
+
+const metrics = new Metrics({
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? metricsNamespace,
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
+});
+
+type Sink = (line: string) => void;
+const standardOutput: Sink = (line) => void process.stdout.write(`${line}\n`);
+let sink: Sink = standardOutput;
+let file: WriteStream | undefined;
+
+/** Writes the metric lines to `path` (appending) instead of standard output; undefined: back to it. */
+export function writeMetricsTo(path: string | undefined): void {
+  file?.end();
+  file = path ? createWriteStream(path, { flags: 'a' }) : undefined;
+  const stream = file;
+  sink = stream ? (line) => void stream.write(`${line}\n`) : standardOutput;
+}
+
+/**
+ * Records what `add` adds to the instance as one EMF line, and clears it for the next.
+ * `alsoBy`: the dimension names of further, coarser sets over the same values (EMF publishes
+ * each metric once per set). Powertools warns about a dimension shared by two sets of its own,
+ * so the coarser sets are added to its output here.
+ */
+function emit(add: (m: Metrics) => void, alsoBy: readonly string[][] = []): void {
+  try {
+    add(metrics);
+    const emf = metrics.serializeMetrics();
+    const [directive] = emf._aws.CloudWatchMetrics;
+    if (directive) for (const names of alsoBy) directive.Dimensions.push(['service', ...names]);
+    sink(JSON.stringify(emf));
+  } catch (error) {
+    logger.warn('metric not recorded', { error: String(error) });
+  } finally {
+    metrics.clearMetrics();
+    metrics.clearDimensions();
+    metrics.clearMetadata();
+  }
+}
+
+/** One request through the HTTP kernel. */
+export function recordRequest(request: { group: string; operation: string; status: number; ms: number }) {
+  emit(
+    (m) => {
+      m.addDimensions({
+        group: request.group,
+        operation: request.operation,
+        statusClass: statusClassOf(request.status),
+      });
+      m.addMetric(httpMetrics.requests, MetricUnit.Count, 1);
+      m.addMetric(httpMetrics.errors, MetricUnit.Count, request.status >= 500 ? 1 : 0);
+      m.addMetric(httpMetrics.latency, MetricUnit.Milliseconds, request.ms);
+    },
+    [['group'], ['group', 'operation']],
+  );
+}
+
+/** Attempts past this one are counted together: the attempt dimension stays small. */
+const attemptCap = 10;
+
+/** One webhook delivery attempt (`lagMs`: sent this long after it was due). */
+export function recordWebhookAttempt(attempt: { outcome: WebhookOutcome; attempt: number; lagMs?: number }) {
+  emit(
+    (m) => {
+      const number = attempt.attempt >= attemptCap ? `${attemptCap}+` : String(attempt.attempt);
+      m.addDimensions({ outcome: attempt.outcome, attempt: number });
+      m.addMetric(webhookMetrics.deliveries, MetricUnit.Count, 1);
+      if (attempt.lagMs !== undefined) {
+        m.addMetric(webhookMetrics.lag, MetricUnit.Milliseconds, Math.max(0, attempt.lagMs));
+      }
+    },
+    [['outcome']],
+  );
+}
+
+/** The event stream of this node since the last report (a periodic report, stream-metrics.ts). */
+export function recordStreamReport(report: { connections: number; opened: number; eventsSent: number }) {
+  emit((m) => {
+    m.addMetric(streamMetrics.connections, MetricUnit.Count, report.connections);
+    m.addMetric(streamMetrics.opened, MetricUnit.Count, report.opened);
+    m.addMetric(streamMetrics.eventsSent, MetricUnit.Count, report.eventsSent);
+  });
+}
+
+/** One optimization run that ended, and how long it took from being taken up. */
+export function recordOptimizationRun(run: { outcome: OptimizationOutcome; durationMs: number }) {
+  emit((m) => {
+    m.addDimensions({ outcome: run.outcome });
+    m.addMetric(optimizerMetrics.runs, MetricUnit.Count, 1);
+    m.addMetric(optimizerMetrics.duration, MetricUnit.Milliseconds, Math.max(0, run.durationMs));
+  });
+}
+
+/** One telemetry report of a device, accepted or refused (any 4xx/5xx answer). */
+export function recordTelemetryReport(outcome: TelemetryOutcome) {
+  emit((m) => {
+    m.addDimensions({ outcome });
+    m.addMetric(telemetryMetrics.reports, MetricUnit.Count, 1);
+  });
+}
