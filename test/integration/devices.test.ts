@@ -367,7 +367,7 @@ describe('Devices: setup and intake', () => {
     expect(state.body.location_recorded_at).toBe('2026-01-01T10:00:00.000Z');
   });
 
-  it('refuses a missing, malformed, wrong or foreign secret with 401 and WWW-Authenticate', async () => {
+  it('refuses a missing, malformed, wrong or foreign secret with 401, WWW-Authenticate and data.reason', async () => {
     const device = await createDevice({ kind: 'TRACKING_DEVICE' });
     const other = await createDevice({ kind: 'TRACKING_DEVICE' });
     const otherSecret = await secretOf(other.id);
@@ -377,15 +377,16 @@ describe('Devices: setup and intake', () => {
       body: {},
     });
 
-    for (const response of [
-      await intake(device.id, undefined, {}),
-      await intake(device.id, 'not-a-secret', {}),
-      await intake(device.id, otherSecret, {}),
-      await intake(randomUUID(), otherSecret, {}),
-      userToken,
-    ]) {
+    for (const [response, reason] of [
+      [await intake(device.id, undefined, {}), 'token_missing'],
+      [await intake(device.id, 'not-a-secret', {}), 'token_invalid'],
+      [await intake(device.id, otherSecret, {}), 'token_invalid'],
+      [await intake(randomUUID(), otherSecret, {}), 'token_invalid'],
+      [userToken, 'token_invalid'],
+    ] as const) {
       expect(response.status, response.text).toBe(401);
       expect(response.body.type).toEqual(problemType('authentication-required'));
+      expect(response.body.data?.reason, response.text).toBe(reason);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
   });

@@ -48,16 +48,26 @@ import {
 export const maxClockSkewMs = 5 * 60_000;
 const maxAttempts = 8;
 
-/** 401 with the challenge that names the credential (the transport adds `www-authenticate`). */
-function unauthorized(detail: string): DeviceError {
-  return new DeviceError('unauthenticated', { detail });
+/**
+ * 401 with the challenge that names the credential (the transport adds `www-authenticate`) and
+ * SPEC.md's data.reason, present on every 401: token_missing without a usable Authorization
+ * header, token_invalid for a secret that is not (or no longer) this device's.
+ */
+function unauthorized(
+  detail: string,
+  reason: 'token_missing' | 'token_invalid' = 'token_invalid',
+): DeviceError {
+  return new DeviceError('unauthenticated', { detail, data: { reason } });
 }
 
 /** The secret of `Authorization: Bearer <secret>`, or a 401. */
 function secretOf(authorization: string | undefined): string {
   const match = /^Bearer ([^\s,]+)$/i.exec(authorization?.trim() ?? '');
   if (!match?.[1]) {
-    throw unauthorized('Send the device intake secret as `Authorization: Bearer <intake secret>`.');
+    throw unauthorized(
+      'Send the device intake secret as `Authorization: Bearer <intake secret>`.',
+      authorization?.trim() ? 'token_invalid' : 'token_missing',
+    );
   }
   return match[1];
 }
