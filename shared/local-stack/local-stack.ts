@@ -122,11 +122,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     resetConfig();
     resetDynamoClient();
-    // The metrics' embedded-format lines (shared/observability/metrics.ts) go to a file, not the
-    // console: `npm run metrics` summarises it. FSM_METRICS_FILE=- keeps them on standard output.
-    const metricsFile = process.env.FSM_METRICS_FILE ?? join(dataDir, 'metrics.jsonl');
-    writeMetricsTo(metricsFile === '-' ? undefined : metricsFile);
-    stops.push(async () => writeMetricsTo(undefined));
+    stops.push(metricsToFile(dataDir));
 
     // Every step against the emulators is idempotent, so a step that fails because they are busy
     // (a loaded machine) is simply run again (shared/aws/start-up-retry.ts).
@@ -252,6 +248,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The metrics' embedded-format lines (shared/observability/metrics.ts) go to a file under the
+ * data folder, not the console: `npm run metrics` summarises it. FSM_METRICS_FILE names another
+ * file, `-` keeps them on standard output. Returns the step that closes the file.
+ */
+function metricsToFile(dataDir: string): () => Promise<void> {
+  const file = process.env.FSM_METRICS_FILE ?? join(dataDir, 'metrics.jsonl');
+  writeMetricsTo(file === '-' ? undefined : file);
+  return async () => writeMetricsTo(undefined);
 }
 
 /**

@@ -23,7 +23,11 @@ import {
 interface EmfLine {
   _aws: {
     Timestamp: number;
-    CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+    CloudWatchMetrics: {
+      Namespace: string;
+      Dimensions: string[][];
+      Metrics: { Name: string; Unit: string }[];
+    }[];
   };
   [key: string]: unknown;
 }
