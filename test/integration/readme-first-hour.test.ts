@@ -1,5 +1,5 @@
 /**
- * README.md, "Using the API" and "Integrator's first hour": every ```sh block of both sections,
+ * README.md, "Using the API", "Integrator's first hour" and "Planning a day": every ```sh block of these sections,
  * in order, run by bash exactly as written (one shell, `set -euo pipefail`, so a failing command
  * fails the test), against the service started as the README says: `npm start` without FSM_SEED
  * (the demo workspace and its credentials) and with FSM_WEBHOOK_ALLOW_LOCAL=true. Its own service,
@@ -119,7 +119,7 @@ describe("README: Using the API and the integrator's first hour", () => {
     // Prepare
     const blocks = [
       ...(await shellBlocks('## Using the API', "## Integrator's first hour")),
-      ...(await shellBlocks("## Integrator's first hour", '## Configuration')),
+      ...(await shellBlocks("## Integrator's first hour", '## Planning a day')),
     ];
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     const receiverPort = String(await freePort());
@@ -146,6 +146,29 @@ describe("README: Using the API and the integrator's first hour", () => {
     });
     expect(receiver).toContain('verified test.webhook');
     expect(receiver).not.toContain('refused');
+  });
+});
+
+describe('README: Planning a day', () => {
+  it('plans the seeded demo day, draws and applies it, and offers slots from the tours it made', {
+    timeout: 120_000,
+  }, async () => {
+    // Prepare
+    const blocks = await shellBlocks('## Planning a day', '## Configuration');
+    expect(blocks.length).toBe(4);
+
+    // Act
+    const run = await bash(scriptOf(blocks), folder, { BASE_URL: baseUrl() });
+
+    // Assess: every seeded case planned (the demo day has room for all), the map, the apply, slots
+    expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
+    expect(run.stdout).toMatch(/^SUCCEEDED \{"assigned":\d+,"unassigned":0,/m);
+    expect(run.stdout).toMatch(/^applied: [1-6] tours, \d+ cases planned, 0 left out$/m);
+    const svg = await readFile(join(folder, 'plan.svg'), 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    const slots = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}');
+    expect(slots.items.length).toBeGreaterThan(0);
+    expect(slots.items[0]).toMatchObject({ shift_id: expect.any(String), score: expect.any(Number) });
   });
 });
 
