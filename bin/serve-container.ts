@@ -26,6 +26,7 @@ import { staticSigningKeyStore } from '../shared/identity/signing-keys.ts';
 import { watchEventLoop } from '../shared/observability/event-loop-watch.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { StreamHub } from '../shared/realtime/stream-hub.ts';
+import { reportStreamMetrics } from '../shared/realtime/stream-metrics.ts';
 import { startTaskStream } from '../shared/realtime/task-stream.ts';
 import { eventStreamPath } from '../shared/routes/groups/stream.routes.ts';
 import { problemOnly, writeResult } from '../shared/server/lambda-http-adapter.ts';
@@ -50,6 +51,7 @@ const identity = createIdentityServer({
 });
 
 const hub = new StreamHub({ timeScale: () => config().webhooks.timeScale });
+reportStreamMetrics(hub);
 
 // Subscribed before listening: a task is healthy only once it receives the stream's events.
 const stream = await startTaskStream({ hub, onQueueLost: () => void shutdown(1) });

@@ -28,6 +28,7 @@ import { writeMetricsTo } from '../observability/metrics.ts';
 import { eventStreamEndpoint } from '../realtime/event-stream.ts';
 import { subscribeNode } from '../realtime/fanout.ts';
 import { StreamHub } from '../realtime/stream-hub.ts';
+import { reportStreamMetrics } from '../realtime/stream-metrics.ts';
 import { createAppServer } from '../server/app-server.ts';
 import { processDeliveryMessage } from '../webhooks/delivery-worker.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
@@ -178,7 +179,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     );
     stops.unshift(() => subscription.stop());
     const server = createAppServer({ groupHandlers, identity, eventStream: eventStreamEndpoint(hub) });
-    stops.unshift(async () => hub.closeAll());
+    stops.unshift(async () => hub.closeAll(), reportStreamMetrics(hub));
     await listen(server, port, host);
     stops.unshift(() => close(server));
     const unwatch = watchEventLoop();

@@ -48,6 +48,8 @@ export class StreamHub {
   private readonly byIdentity = new Map<string, number>();
   private readonly timeScale: () => number;
   private ticker: NodeJS.Timeout | undefined;
+  /** Since the last `takeCounts`: connections attached, events (not heartbeats) written. */
+  private counts = { opened: 0, eventsSent: 0 };
 
   constructor(opts: { timeScale: () => number }) {
     this.timeScale = opts.timeScale;
@@ -57,6 +59,13 @@ export class StreamHub {
     let count = 0;
     for (const set of this.byWorkspace.values()) count += set.size;
     return count;
+  }
+
+  /** Connections open now, and connections opened and events sent since the last call (stream-metrics.ts). */
+  takeCounts(): { connections: number; opened: number; eventsSent: number } {
+    const taken = { connections: this.size, ...this.counts };
+    this.counts = { opened: 0, eventsSent: 0 };
+    return taken;
   }
 
   /** Reserves a slot of the identity, or returns false when it already holds the maximum. */
@@ -85,6 +94,7 @@ export class StreamHub {
     const set = this.byWorkspace.get(principal.workspaceId) ?? new Set<Connection>();
     set.add(connection);
     this.byWorkspace.set(principal.workspaceId, set);
+    this.counts.opened++;
     const cleanUp = () => this.detach(connection);
     res.once('close', cleanUp);
     res.once('error', cleanUp);
@@ -159,7 +169,10 @@ export class StreamHub {
   /** Writes one message; a failed write removes the connection (SPEC.md: dead connections go). */
   write(connection: Connection, envelope: StreamEnvelope, withId = true): void {
     if (connection.closed) return;
-    if (withId) connection.lastEventId = envelope.eventId;
+    if (withId) {
+      connection.lastEventId = envelope.eventId;
+      this.counts.eventsSent++;
+    }
     try {
       connection.res.write(formatMessage(envelope, withId), (error) => {
         if (error) this.close(connection);

@@ -17,6 +17,7 @@ import {
   rowExpiry,
   webhookFailureStore,
 } from '../domain/webhooks/webhook-failure.store.ts';
+import { recordWebhookAttempt } from '../observability/metrics.ts';
 import { type AttemptOutcome, attemptDelivery, outcomeFields } from './attempt.ts';
 import { type DeliveryMessage, DeliveryMessageSchema } from './delivery-message.ts';
 import { enqueueDelayed } from './delivery-queue.ts';
@@ -48,10 +49,12 @@ export async function processDeliveryMessage(raw: string, log: Log = () => {}): 
   const endpoint = await webhookEndpointStore.of(message.workspace_id).getConsistent(message.endpoint_id);
   if (!endpoint?.enabled) {
     await cancelPending(message, endpoint ? 'endpoint disabled' : 'endpoint deleted');
+    recordWebhookAttempt({ outcome: 'cancelled', attempt: message.attempt });
     return;
   }
 
   // Send.
+  const lagMs = Date.now() - dueSince(message);
   const outcome = await attemptDelivery(endpoint, {
     id: message.delivery_id,
     body: message.body,
@@ -60,9 +63,23 @@ export async function processDeliveryMessage(raw: string, log: Log = () => {}): 
 
   if (outcome.ok) {
     if (message.attempt > 1) await recordSuccessAfterRetry(message, outcome);
+    recordWebhookAttempt({ outcome: 'delivered', attempt: message.attempt, lagMs });
     return;
   }
-  await handleFailure(message, outcome, endpoint.retry, log);
+  const state = await handleFailure(message, outcome, endpoint.retry, log);
+  recordWebhookAttempt({ outcome: attemptOutcomes[state], attempt: message.attempt, lagMs });
+}
+
+const attemptOutcomes = { PENDING: 'retrying', EXHAUSTED: 'exhausted', FAILED: 'failed' } as const;
+
+/**
+ * Since when the attempt was due, for the delivery lag: a retry's due time, or the event's time
+ * (the envelope's `timestamp`) for a first attempt; the message's arrival when neither is known.
+ */
+function dueSince(message: DeliveryMessage): number {
+  if (message.due_at) return Date.parse(message.due_at);
+  const occurred = Date.parse(/"timestamp":"([^"]+)"/.exec(message.body)?.[1] ?? '');
+  return Number.isNaN(occurred) ? Date.now() : occurred;
 }
 
 async function handleFailure(
@@ -70,7 +87,7 @@ async function handleFailure(
   outcome: AttemptOutcome,
   retry: boolean,
   log: Log,
-): Promise<void> {
+): Promise<keyof typeof attemptOutcomes> {
   const delaySeconds = retry
     ? nextDelaySeconds(message.attempt, {
         ...(outcome.status !== undefined ? { status: outcome.status } : {}),
@@ -100,6 +117,7 @@ async function handleFailure(
     error: outcome.error,
     retryState: row.retry_state,
   });
+  return row.retry_state as keyof typeof attemptOutcomes;
 }
 
 async function recordSuccessAfterRetry(message: DeliveryMessage, outcome: AttemptOutcome): Promise<void> {
