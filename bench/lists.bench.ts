@@ -1,10 +1,16 @@
 /**
- * `npm run bench:lists`: what a page of a list costs at 1,000 and at 10,000 records, on a fresh
- * local stack: two workspaces seeded with that many users (names from 100 first and 100 last
- * names, so a last name matches about 1 % of users), and as many areas created through the API.
- * For each list: p50 and p95 latency over the samples (one request in flight), the DynamoDB calls
- * and read units one page costs (as the service reports them, FSM_REPORT_DYNAMODB_CALLS), and
- * the growth from 1,000 to 10,000. Prints figures; asserts nothing.
+ * `npm run bench:lists`: what a page of a list costs at 1,000 and at 10,000 records (issue 28),
+ * on a fresh local stack: workspaces seeded with that many users (names from 100 first and 100
+ * last names; e-mail words that 10 % and 50 % of them share, and a domain all share), as many
+ * areas created through the API, and a workspace whose cases (10,000 then 100,000) are loaded
+ * straight through the data layer (as bench:cases does: 100,000 API writes take ~25 minutes).
+ *
+ * Per list: page 0 and the page 90 % deep, for searches (users) and filters (cases) matching one
+ * record, 10 %, 50 % and 100 % of the collection. For each: p50 and p95 over the samples (one
+ * request in flight), the DynamoDB calls and read units of one warm request, and of the first
+ * request (`first`: the cold one, before anything a list keeps between requests could help; for
+ * a deep page the cold jump). Slow rows stop sampling after --budget seconds (at least 3
+ * samples). Prints figures; asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -12,16 +18,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startService } from '../shared/local-stack/service-process.ts';
+import { loadCases } from './support/case-load.ts';
 
 const { values } = parseArgs({
   options: {
-    samples: { type: 'string', default: '30' },
+    samples: { type: 'string', default: '20' },
     sizes: { type: 'string', default: '1000,10000' },
-    search: { type: 'string', default: 'brandt' },
+    cases: { type: 'string', default: '10000,100000' },
+    budget: { type: 'string', default: '10' },
   },
 });
 const samples = Number(values.samples);
 const sizes = values.sizes.split(',').map(Number);
+const caseSizes = values.cases.split(',').filter(Boolean).map(Number);
+const budgetMs = Number(values.budget) * 1000;
 
 const firstNames = (
   'Lukas Jana Anna Paul Marie Felix Emma Jonas Mia Leon Sophie Finn Lena Elias Hannah Noah Lea Ben Laura ' +
@@ -42,13 +52,21 @@ const lastNames = (
 ).split(' ');
 const roles = ['technician', 'technician', 'technician', 'driver', 'driver', 'dispatcher', 'admin'];
 
+function emailOf(size: number, i: number): string {
+  return `user-${size}-${i}@${i % 10 === 0 ? 'tenth' : 'most'}-${i % 2 === 0 ? 'half' : 'odd'}.lists.example`;
+}
+
+const caseClient = { client_id: 'lists-cases', client_secret: 'lists-cases-secret' };
+
 function seedOf(size: number) {
   return {
     name: `Lists ${size}`,
     realm: 'shared',
     status: 'ACTIVE',
     users: Array.from({ length: size }, (_, i) => ({
-      email: `user-${size}-${i}@lists.example`,
+      // Searchable e-mail words: `tenth` (10 %), `half` (50 %), `lists` (everyone), the whole
+      // address (one user).
+      email: emailOf(size, i),
       // Last names vary fastest: each is about 1 % of the users at every size.
       lastname: lastNames[i % lastNames.length],
       firstname: firstNames[Math.floor(i / lastNames.length) % firstNames.length],
@@ -60,7 +78,16 @@ function seedOf(size: number) {
 
 const dataDir = await mkdtemp(join(tmpdir(), 'fsm-lists-'));
 const seedFile = join(dataDir, 'seed.json');
-await writeFile(seedFile, JSON.stringify({ workspaces: sizes.map(seedOf) }));
+const casesWorkspace = {
+  name: 'Lists cases',
+  realm: 'shared',
+  status: 'ACTIVE',
+  clients: [{ ...caseClient, roles: ['admin'] }],
+};
+await writeFile(
+  seedFile,
+  JSON.stringify({ workspaces: [...sizes.map(seedOf), ...(caseSizes.length > 0 ? [casesWorkspace] : [])] }),
+);
 console.log(`seeding ${sizes.join(' and ')} users…`);
 const started = Date.now();
 const service = await startService(
@@ -154,77 +181,166 @@ interface Figures {
   calls: string;
   readUnits: string;
   total: number;
+  /** The first request's figures: before anything a list keeps between requests could help. */
+  first: { ms: number; calls: string; readUnits: string };
 }
+
+const callsOf = (response: Response | undefined) => response?.headers.get('x-dynamodb-calls') ?? '?';
+const unitsOf = (response: Response | undefined) =>
+  /read=([\d.]+)/.exec(response?.headers.get('x-dynamodb-capacity') ?? '')?.[1] ?? '?';
 
 async function measure(token: string, path: string): Promise<Figures> {
   const times: number[] = [];
   let last: Response | undefined;
   let body: { page?: { total_elements: number } } = {};
-  for (let i = 0; i < samples + 3; i++) {
+  let first: Figures['first'] | undefined;
+  const started = performance.now();
+  for (let i = 0; i < samples + 2; i++) {
     const t0 = performance.now();
     last = await fetch(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
     body = (await last.json()) as typeof body;
     if (last.status !== 200) throw new Error(`${path}: ${last.status} ${JSON.stringify(body)}`);
-    if (i >= 3) times.push(performance.now() - t0); // the first ones warm caches
+    const ms = performance.now() - t0;
+    if (i === 0) first = { ms, calls: callsOf(last), readUnits: unitsOf(last) };
+    if (i >= 2) times.push(ms); // the first ones warm caches
+    if (times.length >= 3 && performance.now() - started > budgetMs) break;
   }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   return {
     p50: at(0.5),
     p95: at(0.95),
-    calls: last?.headers.get('x-dynamodb-calls') ?? '?',
-    readUnits: /read=([\d.]+)/.exec(last?.headers.get('x-dynamodb-capacity') ?? '')?.[1] ?? '?',
+    calls: callsOf(last),
+    readUnits: unitsOf(last),
     total: body.page?.total_elements ?? 0,
+    first: first ?? { ms: 0, calls: '?', readUnits: '?' },
   };
 }
 
-try {
-  const rows = new Map<string, Map<number, Figures>>();
-  const record = (name: string, size: number, figures: Figures) => {
-    const row = rows.get(name) ?? new Map<number, Figures>();
-    row.set(size, figures);
-    rows.set(name, row);
-  };
-  for (const size of sizes) {
-    const t0 = Date.now();
-    await seedDrained(size);
-    console.log(`seed's stream records processed after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    // Tokens live five minutes: each phase takes its own.
-    const t1 = Date.now();
-    const since = new Date(t1 - 1000).toISOString();
-    const retried = await createAreas(size, size - 1);
-    await outboxDrained(size, since, size - 1);
-    console.log(
-      `created ${size - 1} more areas in ${((Date.now() - t1) / 1000).toFixed(0)} s (${retried} retried after 503)`,
-    );
-    const token = await tokenOf(size);
-    const search = `search=${encodeURIComponent(values.search)}&sort=last_name:asc`;
-    const first = await measure(token, `/api/v2/users?${search}`);
-    const lastPage = Math.max(0, Math.ceil(first.total / 20) - 1);
-    record(`users, search=${values.search} + sort=last_name:asc, page 0`, size, first);
-    record(
-      'users, the same, its last page',
-      size,
-      await measure(token, `/api/v2/users?${search}&page=${lastPage}`),
-    );
-    record('users, default order, page 0', size, await measure(token, '/api/v2/users'));
-    record('users, default order, page 25', size, await measure(token, '/api/v2/users?page=25'));
-    record('areas, sort=name:asc, page 0', size, await measure(token, '/api/v2/areas?sort=name:asc'));
-  }
-  const [small, large] = [sizes[0] ?? 0, sizes.at(-1) ?? 0];
+const rows = new Map<string, Map<number, Figures>>();
+const record = (name: string, size: number, figures: Figures) => {
+  const row = rows.get(name) ?? new Map<number, Figures>();
+  row.set(size, figures);
+  rows.set(name, row);
   console.log(
-    `\np50 (p95) per page, ${samples} samples, one request in flight; DynamoDB calls and read units of one page`,
+    `${name} at ${size}: ${figures.p50.toFixed(1)} ms, calls ${figures.calls}, read units ${figures.readUnits}, total ${figures.total}`,
+  );
+};
+
+/** Page 0 and the page 90 % deep of one list query. */
+async function pages(name: string, size: number, token: string, path: string): Promise<void> {
+  const first = await measure(token, path);
+  record(`${name}, page 0`, size, first);
+  const deep = Math.floor(0.9 * Math.ceil(first.total / 20));
+  const join = path.includes('?') ? '&' : '?';
+  record(`${name}, page 90 % deep`, size, await measure(token, `${path}${join}page=${deep}`));
+}
+
+const searches = (size: number) => [
+  { matching: '1', word: emailOf(size, Math.floor(size / 2)) },
+  { matching: '10 %', word: 'tenth' },
+  { matching: '50 %', word: 'half' },
+  { matching: '100 %', word: 'lists' },
+];
+
+async function users(size: number): Promise<void> {
+  const t0 = Date.now();
+  await seedDrained(size);
+  console.log(`seed's stream records processed after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const token = await tokenOf(size);
+  for (const { matching, word } of searches(size)) {
+    const path = `/api/v2/users?search=${encodeURIComponent(word)}&sort=last_name:asc`;
+    await pages(`users, search matching ${matching}, sort=last_name:asc`, size, token, path);
+  }
+  await pages('users, default order', size, token, '/api/v2/users');
+  // Tokens live five minutes: each phase takes its own.
+  const t1 = Date.now();
+  const since = new Date(t1 - 1000).toISOString();
+  const retried = await createAreas(size, size - 1);
+  await outboxDrained(size, since, size - 1);
+  console.log(
+    `created ${size - 1} more areas in ${((Date.now() - t1) / 1000).toFixed(0)} s (${retried} retried after 503)`,
+  );
+  await pages('areas, sort=name:asc', size, await tokenOf(size), '/api/v2/areas?sort=name:asc');
+}
+
+const areaIds = ['one', 'tenth', 'half', 'rest'].map(
+  (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+);
+const [areaOne = '', areaTenth = '', areaHalf = '', areaRest = ''] = areaIds;
+/** Case 0 alone in one area, 10 % in another, 50 % in a third, the rest in a fourth. */
+const areaOf = (i: number) =>
+  i === 0 ? areaOne : i % 10 === 1 ? areaTenth : i % 2 === 0 ? areaHalf : areaRest;
+
+async function caseToken(): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', ...caseClient }),
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+async function cases(): Promise<void> {
+  Object.assign(process.env, {
+    FSM_DYNAMODB_ENDPOINT: service.dynamodbEndpoint,
+    FSM_TABLE_NAME: 'fsm',
+    AWS_REGION: 'eu-central-1',
+  });
+  const { resetConfig } = await import('../shared/config.ts');
+  resetConfig();
+  const token = await caseToken();
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as Record<
+    string,
+    unknown
+  >;
+  const workspaceId = String(claims.tenant_id ?? claims.workspace_id ?? '');
+  let loaded = 0;
+  for (const size of caseSizes) {
+    const t0 = Date.now();
+    await loadCases(workspaceId, loaded, size, areaOf);
+    loaded = size;
+    console.log(`loaded ${size} cases (${((Date.now() - t0) / 1000).toFixed(0)} s for this step)`);
+    const bearer = await caseToken();
+    for (const [matching, query] of [
+      ['1', `area_id=${areaOne}`],
+      ['10 %', `area_id=${areaTenth}`],
+      ['50 %', `area_id=${areaHalf}`],
+      ['100 %', 'scheduled_from=2000-01-01T00:00:00Z'],
+    ] as const) {
+      await pages(
+        `cases, filter matching ${matching} (${query.split('=')[0]})`,
+        size,
+        bearer,
+        `/api/v2/cases?${query}`,
+      );
+    }
+  }
+}
+
+function print(): void {
+  console.log(
+    `\np50 (p95) per page, up to ${samples} samples, one request in flight; DynamoDB calls and read units of a warm request; first: the first request (cold)`,
   );
   for (const [name, row] of rows) {
     console.log(`\n${name}`);
     for (const [size, f] of row) {
       console.log(
-        `  ${String(size).padStart(6)}: ${f.p50.toFixed(1).padStart(6)} ms (${f.p95.toFixed(1)} ms)  total ${f.total}  calls ${f.calls}  read units ${f.readUnits}`,
+        `  ${String(size).padStart(6)}: ${f.p50.toFixed(1).padStart(6)} ms (${f.p95.toFixed(1)} ms)  total ${f.total}  calls ${f.calls}  read units ${f.readUnits}  | first ${f.first.ms.toFixed(1)} ms, calls ${f.first.calls}, read units ${f.first.readUnits}`,
       );
     }
-    const growth = (row.get(large)?.p50 ?? 0) / (row.get(small)?.p50 ?? 1);
-    console.log(`  growth ${small} → ${large}: ${growth.toFixed(2)}×`);
+    const sizesOfRow = [...row.keys()];
+    const [small, large] = [sizesOfRow[0] ?? 0, sizesOfRow.at(-1) ?? 0];
+    if (small !== large) {
+      const growth = (row.get(large)?.p50 ?? 0) / (row.get(small)?.p50 ?? 1);
+      console.log(`  growth ${small} → ${large}: ${growth.toFixed(2)}×`);
+    }
   }
+}
+
+try {
+  for (const size of sizes) await users(size);
+  if (caseSizes.length > 0) await cases();
+  print();
 } finally {
   await service.stop();
   await rm(dataDir, { recursive: true, force: true });

@@ -44,6 +44,8 @@ export const userList: ListSpec<PrincipalRecord> = {
   },
   counters: (record) => record.roles.map((role) => `role=${role}`),
   tokens: userTokens,
+  // Names and e-mail are projected into every index entry: a search can walk an order.
+  tokensOnEntries: true,
   basePartition: collectionOf('PRINCIPAL'),
 };
 

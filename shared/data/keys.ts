@@ -282,6 +282,11 @@ export const listKeys = {
     sk: `${token}\u0001${id}`,
   }),
   searchPartition: (scope: ListScope, list: string) => `${scopePrefix(scope)}#L#${list}#SEARCH`,
+  /**
+   * What a list keeps between requests of one query (list-cache.ts): its total and the keys
+   * where its pages start, per list revision; short-lived (TTL).
+   */
+  cachePartition: (scope: ListScope) => `${scopePrefix(scope)}#LIST_CACHE`,
   /** Who owns a workspace (its owner user's id): the admin plane shows it with every workspace. */
   owner: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'OWNER' }),
 };

@@ -71,6 +71,7 @@ describe('Function: listWrites', () => {
       'USER#ACTIVE': 1,
       'USER#ACTIVE#role=technician': 1,
       'USER#ACTIVE#role=driver': 1,
+      'USER#rev': 1,
     });
     const tokens = writes
       .filter((write) => write.kind === 'put')
@@ -91,6 +92,7 @@ describe('Function: listWrites', () => {
       'USER#INACTIVE': 1,
       'USER#ACTIVE#role=technician': -1,
       'USER#INACTIVE#role=technician': 1,
+      'USER#rev': 1,
     });
   });
 
@@ -106,6 +108,7 @@ describe('Function: listWrites', () => {
       'USER#all': 1,
       'USER#ACTIVE': 1,
       'USER#ACTIVE#role=technician': 1,
+      'USER#rev': 1,
     });
   });
 
@@ -121,11 +124,23 @@ describe('Function: listWrites', () => {
       'USER#all': -1,
       'USER#ACTIVE': -1,
       'USER#ACTIVE#role=technician': -1,
+      'USER#rev': 1,
     });
     expect(writes.filter((write) => write.kind === 'discard')).toHaveLength(userTokens(before).length);
   });
 
-  it('writes no tokens when neither they nor what they carry changed', () => {
+  it('moves the list revision whenever what its entries hold changes', () => {
+    // Prepare
+    const before = stored(user());
+
+    // Act
+    const writes = listWrites(userList, scope, before, { ...before, updated_at: '2026-03-03T08:15:00.000Z' });
+
+    // Assess
+    expect(counterChanges(writes)).toEqual({ 'USER#rev': 1 });
+  });
+
+  it('writes no tokens, nor a revision, when neither they nor what they carry changed', () => {
     // Prepare
     const before = stored(user());
 

@@ -21,6 +21,7 @@
  * to the counters; backfill.ts does the same for records nobody writes.
  */
 import { type ListScope, listKeys, listVersion } from './keys.ts';
+import { revisionCounter } from './list-cache.ts';
 import { isIndexed, type StoredRecord, type TableWrite } from './table.ts';
 import { type IndexName, listedAttributes, tableDefinition } from './table-definition.ts';
 
@@ -61,6 +62,11 @@ export interface ListSpec<R extends { id: string }> {
   counters?: (record: R) => string[];
   /** Search tokens of a record, folded (sort-key.ts `foldedWord`). */
   tokens?: (record: R) => string[];
+  /**
+   * Whether `tokens` of an index entry (its projection and `list_values`) are the record's own:
+   * then a search may walk an order and test its words on the entries (list-plan.ts).
+   */
+  tokensOnEntries?: boolean;
   /** The table partition of the records, for `base` orders and search (its sort key is the id). */
   basePartition?: (scope: ListScope) => string;
   /**
@@ -159,6 +165,18 @@ function projection(record: object): StoredRecord {
   return kept;
 }
 
+/** What a record's index entries hold (keys, projection, listed values), as text to compare. */
+function listingOf<R extends { id: string }>(
+  spec: ListSpec<R>,
+  scope: ListScope,
+  record: R | undefined,
+): string {
+  if (!record || !spec.listed(record)) return '';
+  const item = indexedItem(spec, scope, record);
+  const keys = tableDefinition.indexes.flatMap((index) => [item[index.partitionKey], item[index.sortKey]]);
+  return JSON.stringify([keys, item.list_values, projection(item), spec.tokens?.(record)]);
+}
+
 /**
  * Counter and token writes for a record going from `before` (absent on create) to `after`
  * (absent on delete). `before` counts only if it was stored with the current index attributes.
@@ -174,6 +192,9 @@ export function listWrites<R extends { id: string }>(
   const deltas = new Map<string, number>();
   for (const name of counterNames(spec, counted)) deltas.set(name, (deltas.get(name) ?? 0) - 1);
   for (const name of counterNames(spec, after)) deltas.set(name, (deltas.get(name) ?? 0) + 1);
+  // A write that changes what the list's entries hold moves the list's revision: what a list
+  // kept between requests of the revision before is never read again (list-cache.ts).
+  if (listingOf(spec, scope, counted) !== listingOf(spec, scope, after)) deltas.set(revisionCounter, 1);
   for (const [name, by] of deltas) {
     if (by !== 0) {
       writes.push({

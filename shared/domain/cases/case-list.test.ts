@@ -100,6 +100,7 @@ describe('List: caseList', () => {
       'CASE#DONE': 1,
       [`CASE#DONE#area_id=${area}`]: 1,
       [`CASE#DONE#assignee_id=${other}`]: 1,
+      'CASE#rev': 1,
     });
   });
 

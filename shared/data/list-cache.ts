@@ -1,0 +1,116 @@
+/**
+ * What a list keeps between requests of one query, so that stepping through its pages costs a
+ * page each and a total that no counter holds is counted once: the query's total and the keys
+ * where some of its pages start (page boundaries), in the table, beside the list's counters.
+ *
+ * Why the table and not a container's memory: a client stepping through pages meets whichever
+ * Lambda instance is free, so a boundary must be where every instance finds it. Why it is never
+ * served wrong: every listed write ADDs 1 to the list's revision counter (`<LIST>#rev`) in its own
+ * transaction (list-index.ts `listWrites`), and cached values are keyed by the revision they were
+ * read at. A read takes the revision with the counters it reads anyway, so a value of another
+ * revision is simply never found. Revisions are read like the index is (eventually consistent):
+ * the cache is exactly as fresh as the index entries themselves. Items expire after ten minutes
+ * (TTL); DynamoDB deletes lazily, and an old revision is never asked for again anyway.
+ *
+ * Items: pk `T#<ws>#LIST_CACHE`, sk `<LIST>#<query hash>#<revision>#<matches before, 10 digits>`,
+ * holding the walk position there (`stream`, `key`: resume after that sort key of that
+ * partition) and, when known, the query's `total`. `…#0000000000` is the start of the list
+ * (no position) and carries the total alone.
+ */
+import { createHash } from 'node:crypto';
+import { type ListScope, listKeys } from './keys.ts';
+import { putRecords, queryItems } from './table.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** The counter every listed write ADDs 1 to (list-index.ts `listWrites`). */
+export const revisionCounter = 'rev';
+
+/** How long a cached total or boundary lives (seconds). */
+const cacheSeconds = 600;
+
+/** Boundaries written by one request at most (one BatchWriteItem call). */
+const maxWrites = 25;
+
+/** Where a walk can resume: after the entry with sort key `key` of partition (stream) `stream`. */
+export interface Boundary {
+  /** Matches before the position. */
+  matches: number;
+  stream: number;
+  key: string;
+}
+
+export interface CacheRef {
+  scope: ListScope;
+  list: string;
+  /** The query's hash (everything but its page), and the list's revision. */
+  query: string;
+  revision: number;
+}
+
+export interface Cached {
+  total?: number;
+  /** The nearest boundary at or before the matches asked for. */
+  boundary?: Boundary;
+}
+
+/** A stable hash of what a list query asks for, its page aside. */
+export function queryHash(description: unknown): string {
+  return createHash('sha256').update(JSON.stringify(description)).digest('base64url').slice(0, 22);
+}
+
+const prefixOf = (ref: CacheRef) => `${ref.list}#${ref.query}#${ref.revision}#`;
+const position = (matches: number) => String(matches).padStart(10, '0');
+
+/**
+ * The query's total and the nearest boundary at or before `matches`: one Query of one item
+ * (descending from that position).
+ */
+export async function cachedOf(ref: CacheRef, matches: number): Promise<Cached> {
+  const prefix = prefixOf(ref);
+  for await (const raw of queryItems({
+    partitionKey: { name: tableDefinition.partitionKey, value: listKeys.cachePartition(ref.scope) },
+    sortKeyName: tableDefinition.sortKey,
+    atLeast: `${prefix}${position(0)}`,
+    atMost: `${prefix}${position(matches)}`,
+    descending: true,
+    pageSize: () => 1,
+  })) {
+    const at = Number(String(raw.sk).slice(prefix.length));
+    const total = typeof raw.total === 'number' ? raw.total : undefined;
+    const boundary =
+      at > 0 && typeof raw.key === 'string'
+        ? { matches: at, stream: Number(raw.stream ?? 0), key: raw.key }
+        : undefined;
+    return { ...(total !== undefined ? { total } : {}), ...(boundary ? { boundary } : {}) };
+  }
+  return {};
+}
+
+/**
+ * Keeps what a request learned: its total (with the start of the list) and boundaries, at most
+ * 25 (the caller picks the useful ones). One BatchWriteItem call; nothing when there is nothing.
+ */
+export async function keep(ref: CacheRef, total: number | undefined, boundaries: readonly Boundary[]) {
+  const expiresAt = Math.floor(Date.now() / 1000) + cacheSeconds;
+  const pk = listKeys.cachePartition(ref.scope);
+  const items = [
+    ...(total !== undefined ? [{ matches: 0, record: { total } }] : []),
+    ...boundaries.map((boundary) => ({
+      matches: boundary.matches,
+      record: {
+        stream: boundary.stream,
+        key: boundary.key,
+        ...(total !== undefined ? { total } : {}),
+      },
+    })),
+  ].slice(0, maxWrites);
+  if (items.length === 0) return;
+  await putRecords(
+    items.map(({ matches, record }) => ({
+      key: { pk, sk: `${prefixOf(ref)}${position(matches)}` },
+      entity: 'list-cache',
+      record,
+      expiresAt,
+    })),
+  );
+}

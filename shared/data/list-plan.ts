@@ -1,0 +1,72 @@
+/**
+ * The list planner: per request, whether a page is served by reading the filter's matches (a
+ * search word's token entries: cost = the candidates, then ordered in memory) or by walking the
+ * requested order's index and testing the filter on each entry's projected attributes (cost ≈
+ * the entries up to the page's end ÷ the filter's selectivity). It decides from what the read
+ * already has: the counters of the wanted partitions (how many entries a walk can meet) and a
+ * bounded probe of the candidates (all of them when few: then they are the answer). A probe cut
+ * short only bounds the candidates from below, so a walk goes on while its own observed
+ * selectivity says it is cheaper than reading them, and gives up for the matches otherwise: it
+ * never costs much more than twice the better plan (README.md, "Lists", the planner).
+ */
+
+/**
+ * Candidates read first to estimate a search (one Query of 100 token entries, ~4 read units).
+ * FSM_LIST_PROBE lowers it: the equivalence tests reach every plan with small collections.
+ */
+export function probeSize(): number {
+  return Number(process.env.FSM_LIST_PROBE ?? 100);
+}
+
+export interface PlanInput {
+  /** Entries the walk can meet: the counters of the wanted partitions (N). */
+  walkable: number;
+  /** Matches the walk must find: up to the page's end (from where it starts), plus one. */
+  needed: number;
+  /** Candidates of the matches plan: how many the probe saw, and whether that is all of them. */
+  candidates: { count: number; complete: boolean };
+  /** Whether the requested order's index can test the filter on its entries. */
+  filterOnEntries: boolean;
+}
+
+export type PlanKind = 'matches' | 'walk';
+
+/** Matches expected of the whole collection: the probe's, or a walk's extrapolation. */
+export function expectedMatches(input: PlanInput, walked = 0, matched = 0): number {
+  const observed = walked > 0 ? (matched / walked) * input.walkable : 0;
+  return Math.max(input.candidates.count, observed);
+}
+
+/** The cost in entries a walk to the page's end is expected to read. */
+export function walkCost(input: PlanInput, walked = 0, matched = 0): number {
+  const expected = expectedMatches(input, walked, matched);
+  if (expected <= 0) return input.walkable;
+  return Math.min(input.walkable, (input.needed * input.walkable) / expected);
+}
+
+/**
+ * The plan of a request: the candidates when the probe holds them all (already paid for) or
+ * when the index cannot test the filter; otherwise the walk when it is expected to read fewer
+ * entries than the candidates.
+ */
+export function choosePlan(input: PlanInput): PlanKind {
+  if (!input.filterOnEntries) return 'matches';
+  // FSM_LIST_PLAN forces a plan where both can serve: the equivalence tests take each.
+  const forced = process.env.FSM_LIST_PLAN;
+  if (forced === 'walk' || forced === 'matches') return forced;
+  if (input.candidates.complete) return 'matches';
+  return walkCost(input) < expectedMatches(input) ? 'walk' : 'matches';
+}
+
+/**
+ * Whether a walk that has read `walked` entries and found `matched` matches should give up for
+ * the candidates: its observed selectivity now expects the rest of it to cost more than
+ * reading every candidate (a deep page of a broad search, a filter rarer than the probe said).
+ */
+export function abandonWalk(input: PlanInput, walked: number, matched: number): boolean {
+  // A walk measures its selectivity on at least twice the probe before it may give up.
+  if (walked < Math.max(2 * probeSize(), 4 * input.needed)) return false;
+  const remaining =
+    matched >= input.needed ? 0 : ((input.needed - matched) * walked) / Math.max(matched, 0.5);
+  return remaining > expectedMatches(input, walked, matched);
+}

@@ -1,0 +1,244 @@
+/**
+ * One walk of a list request (list-read.ts): the walked order's index partitions (the wanted
+ * segments, or a facet's values within them) as ordered streams, merged or one after another,
+ * the filter checked on each entry, ties of the first sort key ordered in memory, matches
+ * skipped up to the page and taken for it. A walk may start at a cached page boundary
+ * (list-cache.ts) instead of the list's start, notes the boundaries it passes, and gives up
+ * when the planner (list-plan.ts) says the matches are cheaper.
+ */
+import { listKeys } from './keys.ts';
+import type { Boundary } from './list-cache.ts';
+import { facetSegment, type ListSpec, type OrderPattern } from './list-index.ts';
+import type { ListRequest } from './list-read.ts';
+import { comparatorOf, concatenated, type Entry, entriesOf, maxPerQuery, merged } from './list-walk.ts';
+import { leadingPart } from './sort-key.ts';
+import { tableDefinition } from './table-definition.ts';
+
+/** How a request walks: resolved once from the spec and the request. */
+export interface WalkShape<R extends { id: string }> {
+  pattern: OrderPattern<R>;
+  facet: boolean;
+  facetValues: ReadonlyArray<string | undefined>;
+  segments: ReadonlyArray<string | undefined>;
+  /** Walked in another order than the first sort key: everything walked is ordered in memory. */
+  inMemory: boolean;
+  descending: boolean;
+  /** Segment partitions one after another (an order of the segment values). */
+  bySegment: boolean;
+  /** Whether every entry is a group of its own, so a page can start after any entry. */
+  resumable: boolean;
+}
+
+export function shapeOf<R extends { id: string }>(spec: ListSpec<R>, request: ListRequest): WalkShape<R> {
+  const first = request.order[0];
+  const facet = request.facet ? spec.facets?.[request.facet.name] : undefined;
+  if (request.facet && !facet) throw new Error(`${spec.name} has no facet ${request.facet.name}`);
+  const walked = facet?.order ?? request.walk ?? first?.field;
+  const pattern = walked ? spec.orders[walked] : undefined;
+  if (!first || !spec.orders[first.field] || !pattern)
+    throw new Error(`${spec.name} is not listed by ${first?.field}`);
+  const inMemory = walked !== first.field;
+  const descending = first.direction === 'desc';
+  const facetValues = request.facet
+    ? typeof request.facet.value === 'string'
+      ? [request.facet.value]
+      : request.facet.value
+    : [undefined];
+  const segments = spec.segment ? (request.segments ?? spec.segment.values) : [undefined];
+  const bySegment = pattern.segmentOrder !== undefined && !facet && spec.segment !== undefined;
+  const indexName = facet?.index ?? pattern.index;
+  const numeric = tableDefinition.indexes.find((index) => index.name === indexName)?.sortKeyType === 'N';
+  const resumable =
+    !inMemory &&
+    !numeric &&
+    request.order.length === 1 &&
+    pattern.maintainedBy === undefined &&
+    request.itemKeyOf === undefined;
+  return {
+    pattern,
+    facet: facet !== undefined,
+    facetValues,
+    segments,
+    inMemory,
+    descending,
+    bySegment,
+    resumable,
+  };
+}
+
+export interface WalkOptions {
+  /** Matches to skip, counted from the list's start. */
+  skip: number;
+  size: number;
+  where?: (entry: Entry['record']) => boolean;
+  /** Go on to count every match. */
+  counting: boolean;
+  /** Start after this boundary instead of the list's start. */
+  from?: Boundary;
+  /** Asked after each entry while the page is not full: true gives the walk up. */
+  giveUp?: (walked: number, matched: number) => boolean;
+}
+
+export interface WalkResult {
+  page: Entry[];
+  /** Matches from the list's start to where the walk stopped. */
+  matches: number;
+  hasMore: boolean;
+  /** Page boundaries passed (resumable walks only): the page's start and end, and every tenth. */
+  boundaries: Boundary[];
+  gaveUp: boolean;
+  walked: number;
+}
+
+function streamsOf<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+  shape: WalkShape<R>,
+  pageSize: () => number,
+  from: Boundary | undefined,
+) {
+  const { pattern, descending } = shape;
+  const bounds = request.keyBounds ?? {
+    ...(request.range?.from ? { atLeast: request.range.from } : {}),
+    ...(request.range?.to ? { atMost: `${request.range.to}\u0001\u{10FFFF}` } : {}),
+  };
+  const rank = (segment: string | undefined) => spec.segment?.values.indexOf(segment ?? '') ?? 0;
+  const walkedSegments = shape.bySegment
+    ? [...shape.segments].sort((a, b) => (descending ? rank(b) - rank(a) : rank(a) - rank(b)))
+    : shape.segments;
+  // Resuming: merged streams all continue after the boundary's key; streams read one after
+  // another continue the boundary's own and skip those before it.
+  const resume = (stream: number) =>
+    from === undefined
+      ? {}
+      : shape.bySegment
+        ? stream === from.stream
+          ? { after: from.key }
+          : {}
+        : { after: from.key };
+  if (pattern.index === 'base' && !shape.facet) {
+    if (!spec.basePartition) throw new Error(`${spec.name} has no base partition`);
+    return [
+      entriesOf({
+        partition: spec.basePartition(request.scope),
+        partitionKeyName: tableDefinition.partitionKey,
+        sortKeyName: tableDefinition.sortKey,
+        descending,
+        pageSize,
+        bounds,
+        stream: 0,
+        ...resume(0),
+      }),
+    ];
+  }
+  const facet = request.facet ? spec.facets?.[request.facet.name] : undefined;
+  const indexName = facet?.index ?? pattern.index;
+  const index = tableDefinition.indexes.find((candidate) => candidate.name === indexName);
+  if (!index) throw new Error(`no index ${indexName}`);
+  const partitions = shape.facetValues.flatMap((value) =>
+    walkedSegments.map((segment) =>
+      listKeys.indexPartition(
+        request.scope,
+        spec.name,
+        request.facet && value !== undefined ? facetSegment(request.facet.name, value, segment) : segment,
+      ),
+    ),
+  );
+  return partitions.flatMap((partition, stream) =>
+    shape.bySegment && from !== undefined && stream < from.stream
+      ? []
+      : [
+          entriesOf({
+            index: index.name,
+            partition,
+            partitionKeyName: index.partitionKey,
+            sortKeyName: index.sortKey,
+            descending,
+            pageSize,
+            bounds,
+            stream,
+            ...resume(stream),
+          }),
+        ],
+  );
+}
+
+/** What makes a group of entries whose order the walk leaves to memory (ties of the first key). */
+function groupsOf<R extends { id: string }>(spec: ListSpec<R>, request: ListRequest, shape: WalkShape<R>) {
+  if (shape.inMemory) return () => '';
+  if (shape.pattern.index === 'base' && !shape.facet) return (entry: Entry) => String(entry.sortKey);
+  const facet = request.facet ? spec.facets?.[request.facet.name] : undefined;
+  const indexName = facet?.index ?? shape.pattern.index;
+  const numeric = tableDefinition.indexes.find((index) => index.name === indexName)?.sortKeyType === 'N';
+  const secondary = request.order.length > 1;
+  const leading = shape.pattern.leading;
+  // Numeric keys carry no id: equal counts always form a group, ordered by id in memory (a key
+  // of parts: its leading part, when further sort keys order the ties).
+  if (numeric)
+    return secondary && leading
+      ? (entry: Entry) => leading(Number(entry.sortKey))
+      : (entry: Entry) => entry.sortKey;
+  if (!secondary) return (entry: Entry) => String(entry.sortKey);
+  return shape.bySegment
+    ? (entry: Entry) => spec.segment?.of(entry.record as unknown as R) ?? ''
+    : (entry: Entry) => leadingPart(String(entry.sortKey));
+}
+
+export async function walk<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+  shape: WalkShape<R>,
+  options: WalkOptions,
+): Promise<WalkResult> {
+  const { skip, size, where, counting, from } = options;
+  const start = from?.matches ?? 0;
+  // Entries still needed: the page and what comes before it, plus one to see where a group ends.
+  let needed = skip - start + size + 1;
+  const pageSize = () =>
+    Math.min(maxPerQuery(), counting || shape.inMemory ? maxPerQuery() : Math.max(needed, 10));
+  const streams = streamsOf(spec, request, shape, pageSize, from);
+  const groupOf = groupsOf(spec, request, shape);
+  const compare = comparatorOf(spec, request.order);
+  const page: Entry[] = [];
+  const boundaries: Boundary[] = [];
+  const noted = (m: number) => m === skip || m === skip + size || m % (10 * size) === 0;
+  let matches = start;
+  let walked = 0;
+  let stoppedEarly = false;
+  let gaveUp = false;
+  let group: Entry[] = [];
+  let groupKey: string | number | undefined;
+  const closeGroup = () => {
+    if (group.length > 1) group.sort((a, b) => compare(a.record, b.record));
+    for (const entry of group) {
+      if (matches >= skip && page.length < size) page.push(entry);
+      matches++;
+      if (shape.resumable && size > 0 && matches % size === 0 && noted(matches))
+        boundaries.push({ matches, stream: entry.stream, key: String(entry.sortKey) });
+    }
+    needed = Math.max(1, skip + size + 1 - matches);
+    group = [];
+  };
+  const entries = shape.bySegment ? concatenated(streams) : merged(streams, shape.descending);
+  for await (const entry of entries) {
+    walked++;
+    if (options.giveUp && page.length < size && options.giveUp(walked, matches - start + group.length)) {
+      gaveUp = true;
+      break;
+    }
+    if (where && !where(entry.record)) continue;
+    const key = groupOf(entry);
+    if (group.length > 0 && key !== groupKey) {
+      closeGroup();
+      if (!counting && matches >= skip + size) {
+        // This entry is a match after the page.
+        stoppedEarly = true;
+        break;
+      }
+    }
+    groupKey = key;
+    group.push(entry);
+  }
+  if (group.length > 0 && !gaveUp) closeGroup();
+  return { page, matches, hasMore: stoppedEarly || matches > skip + size, boundaries, gaveUp, walked };
+}

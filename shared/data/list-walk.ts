@@ -1,0 +1,133 @@
+/**
+ * The walk of a list order's index (list-read.ts): the entries of one index partition in order,
+ * fetched in Query pages as they are consumed, several partitions merged by sort key (users of
+ * every status) or read one after another (an order of the segment values), and the order of
+ * records a list request asks for, from the spec's own sort keys.
+ */
+import type { ListSpec } from './list-index.ts';
+import { queryItems, type RawItem, recordOf, type StoredRecord } from './table.ts';
+
+export interface ListOrder {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/**
+ * Items per Query call of a walk at most (FSM_LIST_QUERY_MAX lowers it: tests span many calls).
+ * The default is the largest page (1,000) plus the entry that tells whether another follows, so
+ * a full page is one call.
+ */
+export function maxPerQuery(): number {
+  return Number(process.env.FSM_LIST_QUERY_MAX ?? 1001);
+}
+
+export interface Entry {
+  raw: RawItem;
+  record: StoredRecord;
+  sortKey: string | number;
+  /** Which of the walk's partitions (streams) it came from. */
+  stream: number;
+}
+
+/** A comparator of records by the request's order, from the spec's own sort keys, then id. */
+export function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order: readonly ListOrder[]) {
+  const direction = order[0]?.direction ?? 'asc';
+  return (a: StoredRecord, b: StoredRecord): number => {
+    for (const [position, { field, direction: dir }] of order.entries()) {
+      const pattern = spec.orders[field];
+      if (!pattern) continue;
+      // A key's own tie-breakers (the first name after the last name) count only when no
+      // further sort key was asked for.
+      // The lower parts of a numeric key (a creation time under a priority) are no published
+      // tie-breaker: its ties fall to the next key or the id, as the index walk orders them.
+      const last = position === order.length - 1;
+      const lead = (key: string[] | number) =>
+        Array.isArray(key) ? (last ? key : key.slice(0, 1)) : (pattern.leading?.(key) ?? key);
+      const c = compareKeys(lead(pattern.key(a as unknown as R)), lead(pattern.key(b as unknown as R)));
+      if (c !== 0) return dir === 'asc' ? c : -c;
+    }
+    const c = String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+    return direction === 'asc' ? c : -c;
+  };
+}
+
+function compareKeys(a: string[] | number, b: string[] | number): number {
+  if (typeof a === 'number' || typeof b === 'number') return Number(a) - Number(b);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? '';
+    const y = b[i] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Several ordered streams as one (k-way merge by sort key). */
+export async function* merged(streams: AsyncGenerator<Entry>[], descending: boolean): AsyncGenerator<Entry> {
+  const heads = await Promise.all(streams.map((stream) => stream.next()));
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i];
+      if (!head || head.done) continue;
+      const current = best === -1 ? undefined : heads[best];
+      if (!current || current.done) {
+        best = i;
+        continue;
+      }
+      const a = head.value.sortKey;
+      const b = current.value.sortKey;
+      const before = typeof a === 'number' ? a < Number(b) : a < String(b);
+      const after = typeof a === 'number' ? a > Number(b) : a > String(b);
+      if (descending ? after : before) best = i;
+    }
+    if (best === -1) return;
+    const head = heads[best];
+    if (!head || head.done) return;
+    yield head.value;
+    heads[best] = await (streams[best] as AsyncGenerator<Entry>).next();
+  }
+}
+
+/** Several ordered streams one after another (the partitions of an order of segment values). */
+export async function* concatenated(streams: AsyncGenerator<Entry>[]): AsyncGenerator<Entry> {
+  for (const stream of streams) yield* stream;
+}
+
+/** Entries of one partition of an order's index (or of the base partition), in order. */
+export async function* entriesOf(params: {
+  index?: string;
+  partition: string;
+  partitionKeyName: string;
+  sortKeyName: string;
+  descending: boolean;
+  pageSize: () => number;
+  bounds?: { atLeast?: string; atMost?: string };
+  stream: number;
+  /** Resuming after this sort key (a cached page boundary): the key's own entry is skipped. */
+  after?: string;
+}): AsyncGenerator<Entry> {
+  const bounds = { ...params.bounds };
+  if (params.after !== undefined) {
+    // A key range from the boundary on (string keys hold the id: the boundary's entry is unique).
+    if (params.descending) bounds.atMost = minOf(bounds.atMost, params.after);
+    else bounds.atLeast = maxOf(bounds.atLeast, params.after);
+  }
+  for await (const raw of queryItems({
+    ...(params.index ? { index: params.index } : {}),
+    partitionKey: { name: params.partitionKeyName, value: params.partition },
+    sortKeyName: params.sortKeyName,
+    ...bounds,
+    descending: params.descending,
+    pageSize: params.pageSize,
+  })) {
+    const sortKey = raw[params.sortKeyName] as string | number;
+    if (params.after !== undefined && sortKey === params.after) continue;
+    // What the list carries beyond the shared projection (ListSpec `listedValues`).
+    const values = raw.list_values as StoredRecord | undefined;
+    const record = values ? { ...values, ...recordOf(raw) } : recordOf(raw);
+    yield { raw, record, sortKey, stream: params.stream };
+  }
+}
+
+const maxOf = (a: string | undefined, b: string) => (a === undefined || b > a ? b : a);
+const minOf = (a: string | undefined, b: string) => (a === undefined || b < a ? b : a);
