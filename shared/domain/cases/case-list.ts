@@ -95,7 +95,18 @@ export function caseListPlan(
     ...(scheduledRange && scheduledTo
       ? { walk: 'scheduled_start', range: { to: justBefore(scheduledTo) } }
       : {}),
-    ...(checks.length > 0 ? { where: (entry: Entry) => checks.every((check) => check(entry)) } : {}),
+    ...(checks.length > 0
+      ? {
+          where: (entry: Entry) => checks.every((check) => check(entry)),
+          // What the checks test, for what the list keeps between requests (data/list-cache.ts).
+          filterKey: JSON.stringify([
+            area,
+            updatedRange ? [] : [updatedFrom, updatedTo],
+            scheduledFrom,
+            scheduledTo,
+          ]),
+        }
+      : {}),
     // The area alone: its counter counts exactly what the check keeps (a range is counted).
     ...(area && checks.length === 1 && !assignee && !updatedRange ? { countedBy: areaCounter(area) } : {}),
   };

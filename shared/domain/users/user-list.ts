@@ -52,11 +52,16 @@ interface Filters {
   checks: Array<(entry: Entry) => boolean>;
   /** A counter that counts exactly what the only check keeps. */
   counter?: string;
+  /**
+   * What the checks test, resolved (skill and tag ids as found now): the list keeps a query's
+   * total and page boundaries under it (data/list-cache.ts).
+   */
+  key: Record<string, unknown>;
 }
 
 /** The checks of the filters no index serves, and the counter of a role filter. */
 async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
-  const filters: Filters = { checks: [] };
+  const filters: Filters = { checks: [], key: {} };
   const roleNames = new Set<string>();
   if (query.role) roleNames.add(query.role);
   const idRoles = query.role_ids?.length
@@ -65,6 +70,8 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
       )
     : undefined;
   if (query.role) filters.checks.push((entry) => (entry.roles ?? []).includes(query.role as string));
+  filters.key.role = query.role;
+  filters.key.roles = idRoles ? [...idRoles].sort() : undefined;
   if (idRoles) filters.checks.push((entry) => (entry.roles ?? []).some((name) => idRoles.has(name as never)));
   if (filters.checks.length === 1) {
     const only = query.role ?? (idRoles?.size === 1 ? [...idRoles][0] : undefined);
@@ -75,6 +82,7 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
     const existing = await skillStore.of(workspaceId).getMany(query.skill_ids.map((id) => id.toLowerCase()));
     const wanted = new Set(existing.filter(Boolean).map((skill) => String(skill?.id)));
     filters.checks.push((entry) => (entry.skill_ids ?? []).some((id) => wanted.has(id)));
+    filters.key.skills = [...wanted].sort();
   }
   if (query.tag_names?.length) {
     const scope = workspaceScope(workspaceId);
@@ -83,11 +91,13 @@ async function filtersOf(workspaceId: string, query: Query): Promise<Filters> {
     );
     const wanted = new Set(tags.flat().map((tag) => String(tag.id)));
     filters.checks.push((entry) => (entry.tag_ids ?? []).some((id) => wanted.has(id)));
+    filters.key.tags = [...wanted].sort();
   }
   const from = query.updated_from;
   if (from) filters.checks.push((entry) => String(entry.updated_at) >= from);
   const to = query.updated_to;
   if (to) filters.checks.push((entry) => String(entry.updated_at) < to);
+  filters.key.updated = [from, to];
   if (filters.checks.length !== 1) delete filters.counter;
   return filters;
 }
@@ -104,7 +114,12 @@ export async function listUsers(ctx: Actor, query: Query) {
     order,
     page: query.page ?? 0,
     size: query.size ?? defaultPageSize,
-    ...(checks.length > 0 ? { where: (entry: Entry) => checks.every((check) => check(entry)) } : {}),
+    ...(checks.length > 0
+      ? {
+          where: (entry: Entry) => checks.every((check) => check(entry)),
+          filterKey: JSON.stringify(filters.key),
+        }
+      : {}),
     ...(filters.counter ? { countedBy: filters.counter } : {}),
     ...(search.length > 0 ? { search } : {}),
   });
