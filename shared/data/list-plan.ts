@@ -46,8 +46,8 @@ export function walkCost(input: PlanInput, walked = 0, matched = 0): number {
 
 /**
  * The plan of a request: the candidates when the probe holds them all (already paid for) or
- * when the index cannot test the filter; otherwise the walk when it is expected to read fewer
- * entries than the candidates.
+ * when the index cannot test the filter; otherwise the walk, which gives the matches the lead
+ * back as soon as its observed selectivity expects it to read more than them (abandonWalk).
  */
 export function choosePlan(input: PlanInput): PlanKind {
   if (!input.filterOnEntries) return 'matches';
@@ -55,7 +55,9 @@ export function choosePlan(input: PlanInput): PlanKind {
   const forced = process.env.FSM_LIST_PLAN;
   if (forced === 'walk' || forced === 'matches') return forced;
   if (input.candidates.complete) return 'matches';
-  return walkCost(input) < expectedMatches(input) ? 'walk' : 'matches';
+  // A probe cut short says only that the matches are more than it holds: the walk is tried
+  // and it measures its own selectivity as it goes (abandonWalk).
+  return 'walk';
 }
 
 /**
@@ -65,7 +67,7 @@ export function choosePlan(input: PlanInput): PlanKind {
  */
 export function abandonWalk(input: PlanInput, walked: number, matched: number): boolean {
   // A walk measures its selectivity on at least twice the probe before it may give up.
-  if (walked < Math.max(2 * probeSize(), 4 * input.needed)) return false;
+  if (walked < 2 * probeSize()) return false;
   const remaining =
     matched >= input.needed ? 0 : ((input.needed - matched) * walked) / Math.max(matched, 0.5);
   return remaining > expectedMatches(input, walked, matched);

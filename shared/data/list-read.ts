@@ -31,7 +31,7 @@
 
 import { type ListScope, listKeys } from './keys.ts';
 import { type Boundary, type CacheRef, cachedOf, keep, queryHash, revisionCounter } from './list-cache.ts';
-import { facetCounter, type ListSpec } from './list-index.ts';
+import { facetCounter, type ListSpec, type OrderPattern } from './list-index.ts';
 import { abandonWalk, choosePlan, type PlanInput, probeSize } from './list-plan.ts';
 import { shapeOf, type WalkResult, walk } from './list-scan.ts';
 import { searchCandidates, searchMatches, tokensMatch } from './list-search.ts';
@@ -223,9 +223,20 @@ export async function listPage<R extends { id: string }>(
     if (!result) {
       const all = (await candidates.rest()).filter(matching).sort(comparatorOf(spec, request.order));
       const page = all.slice(skip, skip + request.size);
-      const items = await getRecords(
-        page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record)),
-      );
+      // The matches are in the order's order: where this page and the next start in the
+      // order's index is known, so a later request of them walks from there.
+      const starts = shape.resumable && !shape.bySegment && ref ? [skip, skip + request.size] : [];
+      const boundaries = starts
+        .filter((at) => at > 0 && at <= all.length && at !== from?.matches)
+        .map((at) => ({
+          matches: at,
+          stream: 0,
+          key: indexKeyOf(shape.pattern, all[at - 1] as StoredRecord),
+        }));
+      const [items] = await Promise.all([
+        getRecords(page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record))),
+        ref && (boundaries.length > 0 || total === undefined) ? keep(ref, all.length, boundaries) : undefined,
+      ]);
       return {
         items: items.filter((item): item is StoredRecord => item !== undefined),
         total: request.skipTotal ? -1 : all.length,
@@ -310,6 +321,13 @@ export async function entriesWithValue<R extends { id: string }>(
     records.push(recordOf(raw));
   }
   return records;
+}
+
+/** A record's sort key in an order's index (list-index.ts `indexedItem`), or its id in the base order. */
+function indexKeyOf<R extends { id: string }>(pattern: OrderPattern<R>, record: StoredRecord): string {
+  if (pattern.index === 'base') return String(record.id);
+  const key = pattern.key(record as unknown as R);
+  return Array.isArray(key) ? [...key, record.id].join('\u0001') : String(key);
 }
 
 /** Where a searched record's item is: its base partition, keyed by id. */
