@@ -29,9 +29,9 @@ export async function loadCases(
   const scope = workspaceScope(workspaceId);
   const counters = new Map<string, { key: { pk: string; sk: string }; by: number }>();
   const base = Date.parse('2026-01-01T00:00:00Z');
-  for (let start = from; start < to; start += 5000) {
+  for (let start = from; start < to; start += 1000) {
     const items = [];
-    for (let i = start; i < Math.min(to, start + 5000); i++) {
+    for (let i = start; i < Math.min(to, start + 1000); i++) {
       const now = new Date(base + i * 60_000).toISOString();
       const record = {
         id: uuidv7(),
@@ -61,7 +61,16 @@ export async function loadCases(
         }
       }
     }
-    await putRecords(items);
+    // A busy emulator may miss a deadline: the same puts again are harmless.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await putRecords(items);
+        break;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
   }
   for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
 }
