@@ -17,7 +17,9 @@
  * - Travel: the great-circle model unless the wiring passes another port.
  *
  * Cost: 1 GetItem (the case), the overlapping shifts (a key range), 1 GetItem per technician,
- * 1 Query per skilled shift for its tours, 1 BatchGetItem per 100 stops; no write.
+ * the PLANNED, IN_PROGRESS and DONE tours dated around the search (three key ranges of the tours'
+ * date index, 1 BatchGetItem per 100 tours), 1 BatchGetItem per 100 stops; no write. About 50 ms
+ * locally for 500 planned cases over 50 shifts.
  */
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -28,7 +30,8 @@ import { caseStore } from '../cases/case.store.ts';
 import { durationSecondsOf } from '../cases/case-planning.ts';
 import type { Shift } from '../shifts/shift.schema.ts';
 import { shiftsOverlapping } from '../shifts/shift.store.ts';
-import { toursOfShift } from '../tours/tour.store.ts';
+import type { Tour } from '../tours/tour.schema.ts';
+import { toursOfStatus } from '../tours/tour.store.ts';
 import { SchedulingError } from './scheduling-error.ts';
 import { type SlotShift, type SlotTask, searchSlots, slotScore, type TravelSeconds } from './slot-search.ts';
 import { type AppointmentSlot, type SlotQueryInput, slotLimits } from './slots.schema.ts';
@@ -80,13 +83,37 @@ function stopTask(record: Case): SlotTask | undefined {
   return { caseId: record.id, place: record.location, durationSeconds: durationSecondsOf(record), windows };
 }
 
-/** The stops (case ids in driving order) of each shift's PLANNED tour; undefined: the day is under way. */
-async function currentStops(ctx: Actor, shifts: readonly Shift[]): Promise<Array<string[] | undefined>> {
-  const tours = await Promise.all(shifts.map((shift) => toursOfShift(ctx, shift.id)));
-  return tours.map((ofShift) => {
-    const planned = ofShift.find((tour) => tour.status === 'PLANNED');
-    if (planned) return planned.stops.map((stop) => stop.case_id);
-    return ofShift.some((tour) => tour.status === 'IN_PROGRESS' || tour.status === 'DONE') ? undefined : [];
+const dayOf = (instant: string, offsetDays: number) =>
+  new Date(Date.parse(instant) + offsetDays * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The stops (case ids in driving order) of each shift's PLANNED tour (the first by date, then id);
+ * undefined: the shift's day is under way (a tour IN_PROGRESS or DONE). Tours are read by status
+ * and date around the search (a day either side), three key ranges, not one Query per shift.
+ */
+async function currentStops(
+  ctx: Actor,
+  shifts: readonly Shift[],
+  from: string,
+  to: string,
+): Promise<Array<string[] | undefined>> {
+  const days = { from: dayOf(from, -1), to: dayOf(to, 1) };
+  const [planned, started, done] = await Promise.all(
+    (['PLANNED', 'IN_PROGRESS', 'DONE'] as const).map((status) => toursOfStatus(ctx, status, days)),
+  );
+  const underWay = new Set([...(started ?? []), ...(done ?? [])].map((tour) => tour.shift_id));
+  const first = new Map<string, Tour>();
+  for (const tour of planned ?? []) {
+    if (!tour.shift_id) continue;
+    const known = first.get(tour.shift_id);
+    if (!known || tour.date < known.date || (tour.date === known.date && tour.id < known.id)) {
+      first.set(tour.shift_id, tour);
+    }
+  }
+  return shifts.map((shift) => {
+    const tour = first.get(shift.id);
+    if (tour) return tour.stops.map((stop) => stop.case_id);
+    return underWay.has(shift.id) ? undefined : [];
   });
 }
 
@@ -107,6 +134,8 @@ async function slotShifts(ctx: Actor, record: Case, from: string, to: string): P
   const stopsOf = await currentStops(
     ctx,
     skilled.map(({ shift }) => shift),
+    from,
+    to,
   );
   const caseIds = [...new Set(stopsOf.flatMap((ids) => ids ?? []))].filter((id) => id !== record.id);
   const cases = await caseStore.of(ctx).getMany(caseIds);
