@@ -317,7 +317,7 @@ try {
     plannedTotal += planned.run.summary.assigned;
   }
   console.log(
-    `planned and applied ${plannedTotal} of ${plannedCount} cases over ${plannedDays} days in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    `planned ${plannedTotal} of ${plannedCount} cases over ${plannedDays} days (tours and promised starts written) in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
   );
   const extra = await api('POST', '/api/v2/cases', {
     title: 'Slot bench',
