@@ -242,7 +242,7 @@ function dayOf(shift: Record<string, any>, stops: Array<Record<string, any>>): S
     end: seconds(shift.end),
     startPlace: shift.start_location,
     endPlace: shift.end_location,
-    breaks: shift.breaks.map((pause: Record<string, string>) => ({
+    breaks: shift.breaks.map((pause: { earliest_start: string; latest_end: string; duration: string }) => ({
       earliestStart: seconds(pause.earliest_start),
       latestEnd: seconds(pause.latest_end),
       durationSeconds: durationOf(pause.duration),
