@@ -5,7 +5,9 @@
  * - /realms/*: the identity provider;
  * - GET /api/v2/events/stream: the event stream, as `npm start` serves it (a StreamHub fed by a
  *   queue of this task's own on the fan-out topic; shared/realtime/, docs/event-stream.md);
- * - /health for the load balancer.
+ * - /health (liveness: answers while the process does) and /health/ready (readiness: the table,
+ *   the work queues of FSM_READINESS_QUEUE_URLS and the signing keys; shared/server/readiness.ts),
+ *   which the load balancer's target group checks.
  *
  * Environment: PORT, FSM_SIGNING_JWKS (from Secrets Manager), FSM_STREAM_TOPIC_ARN and
  * FSM_STREAM_QUEUE_PREFIX (lib/stream-fanout.ts) and the FSM_* of shared/config.ts. Without
@@ -28,8 +30,11 @@ import { logger } from '../shared/observability/logger.ts';
 import { StreamHub } from '../shared/realtime/stream-hub.ts';
 import { reportStreamMetrics } from '../shared/realtime/stream-metrics.ts';
 import { startTaskStream } from '../shared/realtime/task-stream.ts';
+import { readinessPath } from '../shared/routes/groups/readiness.routes.ts';
 import { eventStreamPath } from '../shared/routes/groups/stream.routes.ts';
 import { problemOnly, writeResult } from '../shared/server/lambda-http-adapter.ts';
+import { answerReadiness, readinessCheck } from '../shared/server/readiness.ts';
+import { readinessProbes } from '../shared/server/readiness-probes.ts';
 import {
   answerClientErrors,
   keepConnectionsUsable,
@@ -56,6 +61,13 @@ reportStreamMetrics(hub);
 // Subscribed before listening: a task is healthy only once it receives the stream's events.
 const stream = await startTaskStream({ hub, onQueueLost: () => void shutdown(1) });
 
+const readiness = readinessCheck(
+  readinessProbes({
+    queueUrls: (process.env.FSM_READINESS_QUEUE_URLS ?? '').split(',').filter(Boolean),
+    signingKeys: () => keys.privateJwks(),
+  }),
+);
+
 let draining = false;
 const server = createServer(limitedServerOptions, async (req, res) => {
   const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -66,10 +78,14 @@ const server = createServer(limitedServerOptions, async (req, res) => {
       writeResult(res, result);
       return;
     }
-    if (path === '/health') {
+    if (path === '/health' || (draining && path === readinessPath)) {
       // While draining, fail the health check so the load balancer stops sending new work.
       res.writeHead(draining ? 503 : 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: draining ? 'draining' : 'ok' }));
+      return;
+    }
+    if (path === readinessPath) {
+      await answerReadiness(res, readiness());
       return;
     }
     if (path.startsWith('/realms/')) {

@@ -3,11 +3,13 @@
  * (default .data), FSM_SEED (seed file; a demo workspace when unset). Ctrl-C stops cleanly.
  */
 import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { StartUpGaveUpError } from '../shared/aws/start-up-retry.ts';
 import { config } from '../shared/config.ts';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
 import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
+import { summarizeMetricsFile } from '../shared/observability/metrics-summary.ts';
 import { fileSmsSender, setSmsSender } from '../shared/sms/sms-sender.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -103,6 +105,11 @@ try {
     process.on('SIGUSR2', () => {
       collect();
       console.log(`fsm: memory after collection ${JSON.stringify(process.memoryUsage())}`);
+    });
+  } else {
+    // Otherwise SIGUSR2 prints what was measured so far (as `npm run metrics` does).
+    process.on('SIGUSR2', () => {
+      void summarizeMetricsFile(join(stack.dataDir, 'metrics.jsonl')).then((text) => console.log(text));
     });
   }
 } catch (error) {

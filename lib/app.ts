@@ -9,6 +9,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { repoRoot } from './bundling.ts';
 import { DataStack } from './data-stack.ts';
 import { type EnvironmentName, environmentSettingsOrThrow } from './environments.ts';
+import { MonitoringStack } from './monitoring-stack.ts';
 import { ServiceStack } from './service-stack.ts';
 
 /**
@@ -26,6 +27,7 @@ export interface EnvironmentStacks {
   envName: EnvironmentName;
   data: DataStack;
   service: ServiceStack;
+  monitoring: MonitoringStack;
 }
 
 export interface AddEnvironmentOptions {
@@ -64,13 +66,21 @@ export function addEnvironmentStacks(
     ...(options.webhookDeliveryEntry ? { webhookDeliveryEntry: options.webhookDeliveryEntry } : {}),
   });
   service.addStackDependency(data);
+  const monitoring = new MonitoringStack(app, `fsm-${envName}-monitoring`, {
+    env,
+    envName,
+    settings,
+    topic: service.observability.topic,
+    description: `Field service (${envName}): service level objectives and their burn-rate alarms`,
+  });
+  monitoring.addStackDependency(service);
 
-  for (const stack of [data, service]) {
+  for (const stack of [data, service, monitoring]) {
     Tags.of(stack).add('app', 'field-service');
     Tags.of(stack).add('environment', envName);
   }
   if (options.nag ?? true) addNagChecks(app);
-  return { envName, data, service };
+  return { envName, data, service, monitoring };
 }
 
 const appsWithNag = new WeakSet<App>();

@@ -36,7 +36,7 @@ import { Construct } from 'constructs';
 import type { EnvironmentSettings } from './environments.ts';
 
 /** The paths CloudFront sends to the load balancer instead of API Gateway. */
-export const loadBalancerPaths = ['/api/v2/events/stream', '/realms/*'] as const;
+export const loadBalancerPaths = ['/api/v2/events/stream', '/realms/*', '/health/ready'] as const;
 
 /** CloudFront waits this long between two packets of the origin's answer: above the 30 s SSE heartbeat. */
 export const sseOriginReadTimeout = Duration.seconds(60);

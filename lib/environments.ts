@@ -132,6 +132,12 @@ export interface EnvironmentSettings {
     api5xx: number;
     /** Messages visible in a dead-letter queue. */
     dlqDepth: number;
+    /**
+     * The service level objectives of every operation group (lib/slo-alarms.ts): the share of
+     * requests answered without a 5xx, and the share answered within `latencyMs`, over 30 days.
+     * Their alarms fire on the burn rate of the error budget, not on single errors.
+     */
+    slo: { availability: number; latencyMs: number; latencyShare: number };
   };
 
   /**
@@ -176,7 +182,14 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       targetCpuPercent: 70,
       connectionsPerTask: 500,
     },
-    alarms: { period: Duration.minutes(5), lambdaErrors: 5, lambdaThrottles: 1, api5xx: 5, dlqDepth: 1 },
+    alarms: {
+      period: Duration.minutes(5),
+      lambdaErrors: 5,
+      lambdaThrottles: 1,
+      api5xx: 5,
+      dlqDepth: 1,
+      slo: { availability: 0.99, latencyMs: 1000, latencyShare: 0.99 },
+    },
     signingKeyGeneration: 1,
     adminClient: { clientId: 'fsm-admin', generation: 1 },
   },
@@ -203,7 +216,14 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       targetCpuPercent: 60,
       connectionsPerTask: 1000,
     },
-    alarms: { period: Duration.minutes(5), lambdaErrors: 3, lambdaThrottles: 1, api5xx: 3, dlqDepth: 1 },
+    alarms: {
+      period: Duration.minutes(5),
+      lambdaErrors: 3,
+      lambdaThrottles: 1,
+      api5xx: 3,
+      dlqDepth: 1,
+      slo: { availability: 0.999, latencyMs: 1000, latencyShare: 0.99 },
+    },
     signingKeyGeneration: 1,
     adminClient: { clientId: 'fsm-admin', generation: 1 },
   },
@@ -230,7 +250,14 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       targetCpuPercent: 60,
       connectionsPerTask: 2000,
     },
-    alarms: { period: Duration.minutes(1), lambdaErrors: 1, lambdaThrottles: 1, api5xx: 1, dlqDepth: 1 },
+    alarms: {
+      period: Duration.minutes(1),
+      lambdaErrors: 1,
+      lambdaThrottles: 1,
+      api5xx: 1,
+      dlqDepth: 1,
+      slo: { availability: 0.999, latencyMs: 1000, latencyShare: 0.99 },
+    },
     signingKeyGeneration: 1,
     adminClient: { clientId: 'fsm-admin', generation: 1 },
   },

@@ -1,6 +1,8 @@
 /**
- * Alarms and the SNS topic they notify. Every alarm is built from a list (functions, queues),
- * so a new operation group or a new dead-letter queue is watched without touching this file.
+ * Alarms, the SNS topic they notify, and the environment's dashboard (dashboard.ts). Every
+ * alarm and widget is built from a list (functions, queues, operation groups), so a new
+ * operation group or a new dead-letter queue is watched without touching this file. The SLO
+ * burn-rate alarms live in the monitoring stack (slo-alarms.ts), which notifies the same topic.
  *
  * Logs are structured at the source: the functions and the container write one JSON object
  * per line (shared/observability/logger.ts) carrying request-id and correlation-id, Lambda's
@@ -12,6 +14,7 @@ import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
   ComparisonOperator,
+  type Dashboard,
   type IMetric,
   Metric,
   TreatMissingData,
@@ -25,6 +28,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { buildDashboard } from './dashboard.ts';
 import type { EnvironmentSettings } from './environments.ts';
 
 export interface ObservabilityProps {
@@ -39,11 +43,16 @@ export interface ObservabilityProps {
   /** The outbox consumers, one per consumer group (records, live), whose iterator age is watched. */
   streamProcessors: Record<string, IFunction>;
   targetGroup: ApplicationTargetGroup;
+  /** The `service` dimension of the environment's own metrics (fsm-<env>). */
+  serviceName: string;
+  /** Every operation group with its function: a row of golden signals each on the dashboard. */
+  operationGroups: Record<string, IFunction>;
 }
 
 export class Observability extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
+  readonly dashboard: Dashboard;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -139,7 +148,20 @@ export class Observability extends Construct {
       'Realtime-UnhealthyTargets',
       props.targetGroup.metrics.unhealthyHostCount({ period: thresholds.period, statistic: 'Maximum' }),
       1,
-      'A container task fails its /health check.',
+      'A container task fails its /health/ready check.',
     );
+
+    this.dashboard = buildDashboard(this, 'Dashboard', {
+      dashboardName: props.serviceName,
+      settings,
+      serviceName: props.serviceName,
+      groups: props.operationGroups,
+      workQueues: Object.fromEntries(
+        Object.entries(props.queueAgeLimits).map(([name, { queue }]) => [name, queue]),
+      ),
+      deadLetterQueues: props.deadLetterQueues,
+      targetGroup: props.targetGroup,
+      alarms: this.alarms,
+    });
   }
 }

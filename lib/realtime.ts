@@ -43,7 +43,9 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { readinessPath } from '../shared/routes/groups/readiness.routes.ts';
 import { repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { tableResources } from './service-function.ts';
@@ -71,6 +73,8 @@ export interface RealtimeProps {
   logBucket: IBucket;
   /** The event stream's topic and queue prefix; every task subscribes a queue of its own. */
   streamFanout: StreamFanout;
+  /** Work queues the readiness check (/health/ready) asks for their attributes. */
+  readinessQueues: readonly IQueue[];
 }
 
 export class Realtime extends Construct {
@@ -137,6 +141,8 @@ export class Realtime extends Construct {
         // The event stream's fan-out: the topic to subscribe, and the name prefix of the task's queue.
         FSM_STREAM_TOPIC_ARN: props.streamFanout.topic.topicArn,
         FSM_STREAM_QUEUE_PREFIX: props.streamFanout.queuePrefix,
+        // The work queues the readiness check asks for their attributes.
+        FSM_READINESS_QUEUE_URLS: props.readinessQueues.map((queue) => queue.queueUrl).join(','),
       },
       secrets: {
         // The private JWKS; the provider signs with its first key.
@@ -154,6 +160,12 @@ export class Realtime extends Construct {
       }),
     );
     props.streamFanout.allowNodes(taskDefinition.taskRole);
+    taskDefinition.addToTaskRolePolicy(
+      new PolicyStatement({
+        actions: ['sqs:GetQueueAttributes'],
+        resources: props.readinessQueues.map((queue) => queue.queueArn),
+      }),
+    );
 
     this.loadBalancer = new ApplicationLoadBalancer(this, 'LoadBalancer', {
       vpc: this.vpc,
@@ -191,7 +203,8 @@ export class Realtime extends Construct {
       targets: [this.service],
       deregistrationDelay,
       healthCheck: {
-        path: '/health',
+        // Readiness (bin/serve-container.ts): the table, the work queues and the signing keys.
+        path: readinessPath,
         healthyHttpCodes: '200',
         interval: Duration.seconds(15),
         timeout: Duration.seconds(5),

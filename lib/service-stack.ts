@@ -23,11 +23,18 @@ import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
+import { ServiceFunction } from './service-function.ts';
 import { Solver } from './solver.ts';
 import { solverOldestMessageAlarmSeconds } from './solver-settings.ts';
 import { StreamFanout } from './stream-fanout.ts';
 import { UploadChecks } from './upload-checks.ts';
 import { oldestMessageAlarmSeconds } from './webhook-retries.ts';
+
+const powertoolsVariables = [
+  'POWERTOOLS_SERVICE_NAME',
+  'POWERTOOLS_METRICS_NAMESPACE',
+  'POWERTOOLS_LOGGER_SAMPLE_RATE',
+] as const;
 
 export interface ServiceStackProps extends StackProps {
   envName: EnvironmentName;
@@ -127,6 +134,7 @@ export class ServiceStack extends Stack {
       environment,
       logBucket,
       streamFanout: this.streamFanout,
+      readinessQueues: [data.webhookDeliveryQueue, data.solverQueue],
     });
 
     edge = new Edge(this, 'Edge', {
@@ -173,7 +181,18 @@ export class ServiceStack extends Stack {
         live: this.events.liveStreamProcessor.function,
       },
       targetGroup: this.realtime.targetGroup,
+      serviceName: serviceNameOf(props.envName),
+      operationGroups: Object.fromEntries(
+        Object.entries(this.api.groupFunctions).map(([group, fn]) => [group, fn.function]),
+      ),
     });
+
+    // Functions built without the shared environment (the solver's worker) log and measure
+    // under the same service name and sampling too.
+    for (const construct of this.node.findAll()) {
+      if (!(construct instanceof ServiceFunction)) continue;
+      for (const name of powertoolsVariables) construct.function.addEnvironment(name, environment[name]);
+    }
 
     new CfnOutput(this, 'BaseUrl', { value: baseUrl, description: 'Public base URL (CloudFront)' });
     new CfnOutput(this, 'DistributionId', { value: edge.distribution.distributionId });

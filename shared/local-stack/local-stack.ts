@@ -20,7 +20,7 @@ import { consumerGroupNames } from '../events/consumer-groups.ts';
 import { processStreamBatch } from '../events/stream-processor.ts';
 import { createIdentityServer } from '../identity/identity-server.ts';
 import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
-import { fileSigningKeyStore } from '../identity/signing-keys.ts';
+import { fileSigningKeyStore, type SigningKeyStore } from '../identity/signing-keys.ts';
 import { backfillLists } from '../maintenance/list-backfill.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
@@ -30,6 +30,8 @@ import { subscribeNode } from '../realtime/fanout.ts';
 import { StreamHub } from '../realtime/stream-hub.ts';
 import { reportStreamMetrics } from '../realtime/stream-metrics.ts';
 import { createAppServer } from '../server/app-server.ts';
+import { readinessCheck } from '../server/readiness.ts';
+import { readinessProbes } from '../server/readiness-probes.ts';
 import { processDeliveryMessage } from '../webhooks/delivery-worker.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
 import { startAwsEmulators } from './aws-emulators.ts';
@@ -178,7 +180,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }),
     );
     stops.unshift(() => subscription.stop());
-    const server = createAppServer({ groupHandlers, identity, eventStream: eventStreamEndpoint(hub) });
+    const server = createAppServer({ groupHandlers, identity, ...nodeRoutes(hub, queueUrls, signingKeys) });
     stops.unshift(async () => hub.closeAll(), reportStreamMetrics(hub));
     await listen(server, port, host);
     stops.unshift(() => close(server));
@@ -249,6 +251,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * What the local server serves besides the route table and the identity provider: the event
+ * stream of this node's hub, and `GET /health/ready` as the container answers it (the table, the
+ * work queues, the signing keys).
+ */
+function nodeRoutes(hub: StreamHub, queueUrls: Record<string, string>, signingKeys: SigningKeyStore) {
+  return {
+    eventStream: eventStreamEndpoint(hub),
+    readiness: readinessCheck(
+      readinessProbes({
+        queueUrls: [queueUrls['fsm-webhook-delivery'], queueUrls['fsm-solver']],
+        signingKeys: () => signingKeys.privateJwks(),
+      }),
+    ),
+  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { adminRealm } from '../auth/realm-name.ts';
 import { config } from '../config.ts';
 import type { RouteSpec } from '../http/route-spec.ts';
 import { apiTags } from '../routes/api-tags.ts';
+import { readinessRoutes } from '../routes/groups/readiness.routes.ts';
 import { streamRoutes } from '../routes/groups/stream.routes.ts';
 import { routes } from '../routes/route-table.ts';
 import { apiInfo } from './api-info.ts';
@@ -133,7 +134,7 @@ let cached: unknown;
 
 export function openApiDocument(): unknown {
   if (cached) return cached;
-  const published = ([...routes, ...streamRoutes] as readonly RouteSpec[]).filter(
+  const published = ([...routes, ...readinessRoutes, ...streamRoutes] as readonly RouteSpec[]).filter(
     (route) => route.published !== false,
   );
   const paths: Record<string, Record<string, unknown>> = {};

@@ -11,9 +11,11 @@ import { usableCorrelationId } from '../http/operation-kernel.ts';
 import { ProblemError } from '../http/problem.ts';
 import { logger } from '../observability/logger.ts';
 import type { EventStreamEndpoint } from '../realtime/event-stream.ts';
+import { readinessPath } from '../routes/groups/readiness.routes.ts';
 import { matchRouteOrThrow } from '../routes/route-matcher.ts';
 import type { OperationGroup } from '../routes/route-table.ts';
 import { invoke, problemOnly, readBody, toApiEvent, writeResult } from './lambda-http-adapter.ts';
+import { answerReadiness, type ReadinessReport } from './readiness.ts';
 import {
   answerClientErrors,
   keepConnectionsUsable,
@@ -26,6 +28,8 @@ export interface AppServerOptions {
   identity?: { handle(req: IncomingMessage, res: ServerResponse): Promise<void> };
   /** The server-sent event stream (shared/realtime/event-stream.ts), where this server holds it. */
   eventStream?: EventStreamEndpoint;
+  /** `GET /health/ready` (readiness.ts), where this server answers it. */
+  readiness?: () => Promise<ReadinessReport>;
 }
 
 export function createAppServer(options: AppServerOptions): Server {
@@ -55,6 +59,10 @@ export function createAppServer(options: AppServerOptions): Server {
           }),
         );
         await options.identity.handle(req, res);
+        return;
+      }
+      if (options.readiness && path === readinessPath) {
+        await answerReadiness(res, options.readiness());
         return;
       }
       if (options.eventStream?.matches(path)) {

@@ -90,9 +90,9 @@ describe('Stack: service > load balancer and container', () => {
     expect(alb.Properties.Scheme).toBe('internal');
   });
 
-  it('checks task health with GET /health', () => {
+  it('checks task health with GET /health/ready (table, queues, signing keys)', () => {
     service.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
-      HealthCheckPath: '/health',
+      HealthCheckPath: '/health/ready',
       Port: containerPort,
       Matcher: { HttpCode: '200' },
     });

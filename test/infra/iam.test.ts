@@ -1,6 +1,7 @@
 /**
  * Least privilege: each function's role allows exactly what its group declares in
- * lib/table-access.ts, plus writing its own log group, and nothing anywhere uses `*` actions.
+ * lib/table-access.ts, plus writing its own log group and X-Ray traces, and nothing anywhere uses
+ * `*` actions.
  */
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -66,10 +67,18 @@ function dynamoActions(statements: Statement[]): string[] {
     .sort();
 }
 
+/** What every function may do with its own logs and traces (lib/service-function.ts). */
+const ownTelemetryActions = [
+  'logs:CreateLogStream',
+  'logs:PutLogEvents',
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+];
+
 function nonLogActions(statements: Statement[]): string[] {
   return statements
     .flatMap(actionsOf)
-    .filter((action) => !['logs:CreateLogStream', 'logs:PutLogEvents'].includes(action))
+    .filter((action) => !ownTelemetryActions.includes(action))
     .sort();
 }
 

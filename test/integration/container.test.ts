@@ -51,6 +51,19 @@ describe('Fargate container', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
+  it.each([
+    ['the container', () => containerUrl],
+    ['the local server', () => baseUrl()],
+  ])('answers the readiness check on %s once the table, queues and signing keys answer', async (_, url) => {
+    const response = await fetch(`${url()}/health/ready`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      status: 'ready',
+      checks: { table: 'ok', queues: 'ok', identity_keys: 'ok' },
+    });
+  });
+
   it('issues client-credentials tokens under the public issuer that the API accepts', async () => {
     const discovery = (await (
       await fetch(`${containerUrl}/realms/shared/.well-known/openid-configuration`)

@@ -1,0 +1,106 @@
+/**
+ * What an operator on call relies on: every function traced (X-Ray, active) with a log group
+ * that expires and an alarm on its errors; one dashboard per environment with a row of golden
+ * signals for every operation group; burn-rate alarms on availability and latency per group.
+ */
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { groupRowTitle } from '../../lib/dashboard.ts';
+import { burnWindows } from '../../lib/slo-alarms.ts';
+import { operationGroups } from '../../shared/routes/route-table.ts';
+
+type Resource = { Type: string; Properties: Record<string, any> };
+
+let stacks: EnvironmentStacks;
+let data: Record<string, Resource>;
+let service: Record<string, Resource>;
+let monitoring: Record<string, Resource>;
+
+beforeAll(() => {
+  stacks = addEnvironmentStacks(createApp(), 'staging', { nag: false });
+  const resources = (stack: Parameters<typeof Template.fromStack>[0]) =>
+    Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  data = resources(stacks.data);
+  service = resources(stacks.service);
+  monitoring = resources(stacks.monitoring);
+}, 180_000);
+
+const ofType = (resources: Record<string, Resource>, type: string) =>
+  Object.entries(resources).filter(([, resource]) => resource.Type === type);
+
+/**
+ * The service's functions. CDK's own handlers (the default security group's lockdown, the
+ * upload bucket's notifications) are built by CDK without tracing or a log group of their own.
+ */
+const cdkHandlers = ['CustomVpcRestrictDefaultSG', 'BucketNotificationsHandler'];
+const ownFunctions = (resources: Record<string, Resource>) =>
+  ofType(resources, 'AWS::Lambda::Function').filter(([id]) => !cdkHandlers.some((p) => id.startsWith(p)));
+
+describe('Stacks: every function', () => {
+  it('is traced by X-Ray (active tracing)', () => {
+    const functions = [...ownFunctions(data), ...ownFunctions(service)];
+    expect(functions.length).toBeGreaterThan(20);
+    for (const [id, fn] of functions) expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+  });
+
+  it('logs into a log group of its own that expires', () => {
+    for (const resources of [data, service]) {
+      for (const [id, fn] of ownFunctions(resources)) {
+        const logGroupId = fn.Properties.LoggingConfig?.LogGroup?.Ref;
+        expect(logGroupId, id).toBeDefined();
+        expect(resources[logGroupId]?.Properties.RetentionInDays, id).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('of the service stack has an alarm on its errors', () => {
+    const alarmed = new Set(
+      ofType(service, 'AWS::CloudWatch::Alarm')
+        .filter(([, alarm]) => alarm.Properties.MetricName === 'Errors')
+        .map(([, alarm]) => alarm.Properties.Dimensions?.[0]?.Value?.Ref),
+    );
+    for (const [id] of ownFunctions(service)) expect(alarmed.has(id), id).toBe(true);
+  });
+
+  it('writes its metrics under the environment service name', () => {
+    for (const [id, fn] of ownFunctions(service)) {
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME, id).toBe('fsm-staging');
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_LOGGER_SAMPLE_RATE, id).toBe('0.1');
+    }
+  });
+});
+
+describe('Stack: service > dashboard', () => {
+  it('has one dashboard named after the environment with a row for every operation group', () => {
+    const dashboards = ofType(service, 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const [, dashboard] = dashboards[0]!;
+    expect(dashboard.Properties.DashboardName).toBe('fsm-staging');
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const group of operationGroups) {
+      expect(body, group).toContain(JSON.stringify(groupRowTitle(group)).slice(1, -1));
+      expect(body, group).toContain(`${group}: latency`);
+    }
+  });
+});
+
+describe('Stack: monitoring > service level objectives', () => {
+  it.each(operationGroups)('alarms on the burn rate of availability and latency of %s', (group) => {
+    const ids = ofType(monitoring, 'AWS::CloudWatch::Alarm')
+      .map(([, alarm]) => alarm)
+      .filter((alarm) => JSON.stringify(alarm.Properties.Metrics).includes(`"group","Value":"${group}"`));
+    expect(ids).toHaveLength(2 * burnWindows.length);
+    for (const alarm of ids) {
+      expect(alarm.Properties.AlarmActions).toHaveLength(1);
+      expect(alarm.Properties.Threshold).toBeGreaterThanOrEqual(6);
+    }
+  });
+
+  it('reads the latency objective as a percentile rank of the Latency metric', () => {
+    const stats = ofType(monitoring, 'AWS::CloudWatch::Alarm').flatMap(([, alarm]) =>
+      (alarm.Properties.Metrics as { MetricStat?: { Stat: string } }[]).map((m) => m.MetricStat?.Stat),
+    );
+    expect(stats).toContain('PR(0:1000)');
+  });
+});
