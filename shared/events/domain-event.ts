@@ -6,6 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../auth/actor.ts';
+import { currentTraceHeader } from '../observability/tracer.ts';
 import type { EventType } from './event-registry.ts';
 
 /** Who the event says acted: a user or service account, or the service itself. */
@@ -26,6 +27,17 @@ export interface DomainEvent {
     /** Edits only: the old values of the changed keys; null = the key used to be empty. */
     previous_attributes?: Record<string, unknown>;
   };
+  /**
+   * The X-Ray trace header of the invocation that wrote the event (on Lambda with tracing on),
+   * handed on to the work it sets off (webhook deliveries) so they join its trace. Internal:
+   * no envelope publishes it; the correlation id stays the public handle.
+   */
+  trace?: string;
+}
+
+function traceOfInvocation(): { trace?: string } {
+  const trace = currentTraceHeader();
+  return trace ? { trace } : {};
 }
 
 /** Keys that change on every write and so say nothing about what the caller changed. */
@@ -64,6 +76,7 @@ export function systemEvent(
     ...(request ? { request: { id: request.requestId, correlation_id: request.correlationId } } : {}),
     resource,
     data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+    ...traceOfInvocation(),
   };
 }
 
@@ -83,5 +96,6 @@ export function domainEvent(
     request: { id: actor.requestId, correlation_id: actor.correlationId },
     resource,
     data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+    ...traceOfInvocation(),
   };
 }

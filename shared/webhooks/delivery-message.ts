@@ -21,6 +21,8 @@ export const DeliveryMessageSchema = z.object({
   due_at: z.string().optional(),
   /** The exact body to POST (the envelope with this delivery's id). */
   body: z.string(),
+  /** The X-Ray trace header of the write that caused the event (sent as SQS's AWSTraceHeader). */
+  trace: z.string().optional(),
 });
 
 export type DeliveryMessage = z.infer<typeof DeliveryMessageSchema>;

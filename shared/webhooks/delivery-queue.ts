@@ -60,7 +60,11 @@ export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): P
         const { Failed } = await sqs().send(
           new SendMessageBatchCommand({
             QueueUrl: queueUrl(),
-            Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: messageBodyOf(message) })),
+            Entries: chunk.map((message, i) => ({
+              Id: String(i),
+              MessageBody: messageBodyOf(message),
+              ...traceAttributes(message),
+            })),
           }),
         );
         if (Failed?.length) {
@@ -79,6 +83,17 @@ export async function enqueueDelayed(message: DeliveryMessage, now = Date.now())
       QueueUrl: queueUrl(),
       MessageBody: messageBodyOf(message),
       DelaySeconds: delaySecondsFor(waitMs),
+      ...traceAttributes(message),
     }),
   );
+}
+
+/**
+ * The trace of the write that caused the delivery, as SQS's AWSTraceHeader: the delivery
+ * function's invocation (and its HTTP attempt) then belongs to that trace.
+ */
+function traceAttributes(message: DeliveryMessage) {
+  return message.trace
+    ? { MessageSystemAttributes: { AWSTraceHeader: { DataType: 'String', StringValue: message.trace } } }
+    : {};
 }

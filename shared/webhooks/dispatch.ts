@@ -114,6 +114,7 @@ export function webhookDispatcher(ports: DispatcherPorts = defaultPorts) {
             request_id: event.request?.correlation_id ?? event.id,
             attempt: 1,
             body: withDeliveryId(envelope, deliveryId),
+            ...(original.trace ? { trace: original.trace } : {}),
           });
         }
       }
