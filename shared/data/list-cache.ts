@@ -14,8 +14,8 @@
  *
  * Items: pk `T#<ws>#LIST_CACHE`, sk `<LIST>#<query hash>#<revision>#<matches before, 10 digits>`,
  * holding the walk position there (`stream`, `key`: resume after that sort key of that
- * partition) and, when known, the query's `total`. `…#0000000000` is the start of the list
- * (no position) and carries the total alone.
+ * partition, or at it when `inclusive`) and, when known, the query's `total`. `…#0000000000` is
+ * the start of the list: the total, and the first match's position once a request saw it.
  */
 import { createHash } from 'node:crypto';
 import { type ListScope, listKeys } from './keys.ts';
@@ -31,12 +31,17 @@ const cacheSeconds = 600;
 /** Boundaries written by one request at most (one BatchWriteItem call). */
 const maxWrites = 25;
 
-/** Where a walk can resume: after the entry with sort key `key` of partition (stream) `stream`. */
+/**
+ * Where a walk can resume: after the entry with sort key `key` of partition (stream) `stream`,
+ * or at it (`inclusive`: the first match of the list, kept at position 0 so that a walk skips
+ * the entries before it).
+ */
 export interface Boundary {
   /** Matches before the position. */
   matches: number;
   stream: number;
   key: string;
+  inclusive?: boolean;
 }
 
 export interface CacheRef {
@@ -51,6 +56,8 @@ export interface Cached {
   total?: number;
   /** The nearest boundary at or before the matches asked for. */
   boundary?: Boundary;
+  /** Positions already kept after the matches asked for, up to `through` (not to write again). */
+  kept: ReadonlySet<number>;
 }
 
 /** A stable hash of what a list query asks for, its page aside. */
@@ -62,51 +69,70 @@ const prefixOf = (ref: CacheRef) => `${ref.list}#${ref.query}#${ref.revision}#`;
 const position = (matches: number) => String(matches).padStart(10, '0');
 
 /**
- * The query's total and the nearest boundary at or before `matches`: one Query of one item
- * (descending from that position).
+ * The query's total, the nearest boundary at or before `matches`, and which positions after it
+ * up to `through` (the next page's start) are kept already: one Query, descending from
+ * `through`, of the few items down to the first at or before `matches` (one or two: 0.5 unit).
  */
-export async function cachedOf(ref: CacheRef, matches: number): Promise<Cached> {
+export async function cachedOf(ref: CacheRef, matches: number, through = matches): Promise<Cached> {
   const prefix = prefixOf(ref);
+  const kept = new Set<number>();
+  let total: number | undefined;
   for await (const raw of queryItems({
     partitionKey: { name: tableDefinition.partitionKey, value: listKeys.cachePartition(ref.scope) },
     sortKeyName: tableDefinition.sortKey,
     atLeast: `${prefix}${position(0)}`,
-    atMost: `${prefix}${position(matches)}`,
+    atMost: `${prefix}${position(Math.max(matches, through))}`,
     descending: true,
-    pageSize: () => 1,
+    pageSize: () => 2,
   })) {
     const at = Number(String(raw.sk).slice(prefix.length));
-    const total = typeof raw.total === 'number' ? raw.total : undefined;
+    if (typeof raw.total === 'number') total ??= raw.total;
+    if (at > matches) {
+      kept.add(at);
+      continue;
+    }
     const boundary =
-      at > 0 && typeof raw.key === 'string'
-        ? { matches: at, stream: Number(raw.stream ?? 0), key: raw.key }
+      typeof raw.key === 'string'
+        ? {
+            matches: at,
+            stream: Number(raw.stream ?? 0),
+            key: raw.key,
+            ...(raw.inclusive === true ? { inclusive: true } : {}),
+          }
         : undefined;
-    return { ...(total !== undefined ? { total } : {}), ...(boundary ? { boundary } : {}) };
+    return { ...(total !== undefined ? { total } : {}), ...(boundary ? { boundary } : {}), kept };
   }
-  return {};
+  return { ...(total !== undefined ? { total } : {}), kept };
 }
 
 /**
- * Keeps what a request learned: its total (with the start of the list) and boundaries, at most
- * 25 (the caller picks the useful ones). One BatchWriteItem call; nothing when there is nothing.
+ * Keeps what a request learned: boundaries, at most 25 (the caller picks the useful ones), each
+ * with the total when it is known, and the start of the list (position 0) with the total when
+ * the request counted it (`learned`). One BatchWriteItem call; nothing when there is nothing.
  */
-export async function keep(ref: CacheRef, total: number | undefined, boundaries: readonly Boundary[]) {
+export async function keep(
+  ref: CacheRef,
+  what: { total?: number | undefined; learned?: boolean },
+  boundaries: readonly Boundary[],
+) {
   const expiresAt = Math.floor(Date.now() / 1000) + cacheSeconds;
   const pk = listKeys.cachePartition(ref.scope);
-  const items = [
-    ...(total !== undefined ? [{ matches: 0, record: { total } }] : []),
-    ...boundaries.map((boundary) => ({
-      matches: boundary.matches,
-      record: {
-        stream: boundary.stream,
-        key: boundary.key,
-        ...(total !== undefined ? { total } : {}),
-      },
-    })),
-  ].slice(0, maxWrites);
+  const total = what.total !== undefined ? { total: what.total } : {};
+  const records = new Map<number, Record<string, unknown>>();
+  // The start of the list holds the total alone unless a first match is kept there too.
+  if (what.learned && what.total !== undefined) records.set(0, total);
+  for (const boundary of boundaries) {
+    records.set(boundary.matches, {
+      stream: boundary.stream,
+      key: boundary.key,
+      ...(boundary.inclusive ? { inclusive: true } : {}),
+      ...total,
+    });
+  }
+  const items = [...records].slice(0, maxWrites);
   if (items.length === 0) return;
   await putRecords(
-    items.map(({ matches, record }) => ({
+    items.map(([matches, record]) => ({
       key: { pk, sk: `${prefixOf(ref)}${position(matches)}` },
       entity: 'list-cache',
       record,

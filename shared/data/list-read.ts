@@ -30,11 +30,19 @@
  */
 
 import { type ListScope, listKeys } from './keys.ts';
-import { type Boundary, type CacheRef, cachedOf, keep, queryHash, revisionCounter } from './list-cache.ts';
+import {
+  type Boundary,
+  type Cached,
+  type CacheRef,
+  cachedOf,
+  keep,
+  queryHash,
+  revisionCounter,
+} from './list-cache.ts';
 import { facetCounter, type ListSpec, type OrderPattern } from './list-index.ts';
 import { abandonWalk, choosePlan, type PlanInput, probeSize } from './list-plan.ts';
-import { shapeOf, type WalkResult, walk } from './list-scan.ts';
-import { searchCandidates, searchMatches, tokensMatch } from './list-search.ts';
+import { shapeOf, type WalkResult, type WalkShape, walk } from './list-scan.ts';
+import { type SearchCandidates, searchCandidates, searchMatches, tokensMatch } from './list-search.ts';
 import { comparatorOf, type ListOrder, maxPerQuery } from './list-walk.ts';
 import { getRecords, type Key, queryItems, recordOf, type StoredRecord } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
@@ -156,8 +164,10 @@ export async function listPage<R extends { id: string }>(
     (request.where === undefined || request.filterKey !== undefined) &&
     shape.pattern.maintainedBy === undefined &&
     request.itemKeyOf === undefined &&
-    (search !== undefined || (counted && !request.skipTotal) || (shape.resumable && skip > 0));
-  const probe = search ? searchCandidates(spec, request.scope, search, probeSize()) : undefined;
+    (search !== undefined ||
+      (counted && !request.skipTotal) ||
+      // A deep page, or page 0 of a filter: its first match may lie deep (kept at 0).
+      (shape.resumable && (skip > 0 || request.where !== undefined)));
   const counters = await countersNamed(spec, request.scope, [
     ...(request.skipTotal ? [] : totalNames),
     ...walkableNames,
@@ -181,68 +191,35 @@ export async function listPage<R extends { id: string }>(
         revision: counters.get(revisionCounter) ?? 0,
       }
     : undefined;
-  const cached = ref ? await cachedOf(ref, shape.resumable ? skip : 0) : {};
+  const cached: Cached = ref
+    ? await cachedOf(ref, shape.resumable ? skip : 0, shape.resumable ? skip + request.size : 0)
+    : { kept: new Set() };
   const from = shape.resumable ? cached.boundary : undefined;
   const segmentsWanted = new Set(shape.segments);
   const inSegments = (record: StoredRecord) =>
     !spec.segment || segmentsWanted.has(spec.segment.of(record as unknown as R));
   const where = request.where;
 
-  let result: WalkResult | undefined;
+  let result: WalkResult;
   let total: number | undefined = request.skipTotal
     ? -1
     : counted
       ? cached.total
       : sumOf(counters, totalNames);
-  if (search && probe) {
-    const candidates = await probe;
-    const matching = (record: StoredRecord) => inSegments(record) && (!where || where(record));
-    const plan: PlanInput = {
+  // The matches of the whole query when known exactly: a resumable walk stops at the last.
+  const known = counted ? cached.total : total !== undefined && total >= 0 ? total : undefined;
+  if (search) {
+    const served = await searchPage(spec, request, shape, {
+      skip,
+      search,
+      total,
+      cached,
+      ref,
       walkable: sumOf(counters, walkableNames),
-      needed: skip - (from?.matches ?? 0) + request.size + 1,
-      candidates: { count: candidates.records.filter(matching).length, complete: candidates.complete },
-      filterOnEntries: spec.tokensOnEntries === true,
-    };
-    if (choosePlan(plan) === 'walk') {
-      // The count runs beside the walk (the rest of the word's token entries, no item).
-      const count =
-        total === undefined ? candidates.rest().then((all) => all.filter(matching).length) : undefined;
-      const words = search;
-      result = await walk(spec, request, shape, {
-        skip,
-        size: request.size,
-        where: (entry) =>
-          (!where || where(entry)) && tokensMatch(spec.tokens?.(entry as unknown as R) ?? [], words),
-        counting: false,
-        ...(from ? { from } : {}),
-        giveUp: (walked, matched) => abandonWalk(plan, walked, matched),
-      });
-      if (result.gaveUp) result = undefined;
-      else if (count) total = await count;
-    }
-    if (!result) {
-      const all = (await candidates.rest()).filter(matching).sort(comparatorOf(spec, request.order));
-      const page = all.slice(skip, skip + request.size);
-      // The matches are in the order's order: where this page and the next start in the
-      // order's index is known, so a later request of them walks from there.
-      const starts = shape.resumable && !shape.bySegment && ref ? [skip, skip + request.size] : [];
-      const boundaries = starts
-        .filter((at) => at > 0 && at <= all.length && at !== from?.matches)
-        .map((at) => ({
-          matches: at,
-          stream: 0,
-          key: indexKeyOf(shape.pattern, all[at - 1] as StoredRecord),
-        }));
-      const [items] = await Promise.all([
-        getRecords(page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record))),
-        ref && (boundaries.length > 0 || total === undefined) ? keep(ref, all.length, boundaries) : undefined,
-      ]);
-      return {
-        items: items.filter((item): item is StoredRecord => item !== undefined),
-        total: request.skipTotal ? -1 : all.length,
-        hasMore: all.length > skip + request.size,
-      };
-    }
+      matching: (record) => inSegments(record) && (!where || where(record)),
+    });
+    if ('items' in served) return served;
+    ({ result, total } = served);
   } else {
     const counting = counted && total === undefined;
     result = await walk(spec, request, shape, {
@@ -251,13 +228,102 @@ export async function listPage<R extends { id: string }>(
       ...(where ? { where } : {}),
       counting,
       ...(from ? { from } : {}),
+      ...(known !== undefined && !counting ? { total: known } : {}),
     });
     if (counting) total = result.matches;
   }
   return finish(request, shape.pattern.index === 'base' && !shape.facet, result, {
     total: total ?? -1,
-    ...(ref ? { ref, learned: counted && cached.total === undefined, from } : {}),
+    ...(ref ? { ref, learned: counted && cached.total === undefined, counted, from, kept: cached.kept } : {}),
   });
+}
+
+interface SearchContext {
+  skip: number;
+  search: readonly string[];
+  /** The total to serve: known (kept), -1 (not wanted) or undefined (to count). */
+  total: number | undefined;
+  cached: Cached;
+  ref: CacheRef | undefined;
+  walkable: number;
+  /** What the search's candidates must also be: in the wanted segments, passing `where`. */
+  matching: (record: StoredRecord) => boolean;
+}
+
+/**
+ * A search's page, planned (list-plan.ts): the walk of the requested order testing the words on
+ * its entries (its result, for finish), or the candidates read whole, ordered and sliced (the
+ * page, with where it and the next start in the order's index kept).
+ */
+async function searchPage<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+  shape: WalkShape<R>,
+  context: SearchContext,
+): Promise<ListPage | { result: WalkResult; total: number | undefined }> {
+  const { skip, search, cached, ref, matching } = context;
+  const from = shape.resumable ? cached.boundary : undefined;
+  const input: PlanInput = {
+    walkable: context.walkable,
+    needed: skip - (from?.matches ?? 0) + request.size + 1,
+    ...(cached.total !== undefined ? { matches: cached.total } : {}),
+    counting: context.total === undefined,
+    filterOnEntries: spec.tokensOnEntries === true,
+  };
+  let candidates: SearchCandidates | undefined;
+  let plan = choosePlan(input);
+  if (plan === 'probe') {
+    candidates = await searchCandidates(spec, request.scope, search, probeSize());
+    input.candidates = { count: candidates.records.filter(matching).length, complete: candidates.complete };
+    plan = choosePlan(input);
+  }
+  let reading: Promise<StoredRecord[]> | undefined;
+  const everyMatch = () => {
+    reading ??= (candidates ? Promise.resolve(candidates) : searchCandidates(spec, request.scope, search))
+      .then((read) => read.rest())
+      .then((records) => records.filter(matching));
+    return reading;
+  };
+  if (plan === 'walk') {
+    // A count runs beside the walk (the rest of the word's token entries, no item).
+    const count = context.total === undefined ? everyMatch().then((all) => all.length) : undefined;
+    const where = request.where;
+    const result = await walk(spec, request, shape, {
+      skip,
+      size: request.size,
+      where: (entry) =>
+        (!where || where(entry)) && tokensMatch(spec.tokens?.(entry as unknown as R) ?? [], search),
+      counting: false,
+      ...(from ? { from } : {}),
+      ...(cached.total !== undefined ? { total: cached.total } : {}),
+      giveUp: (walked, matched) => abandonWalk(input, walked, matched),
+    });
+    if (!result.gaveUp) return { result, total: count ? await count : context.total };
+  }
+  const all = (await everyMatch()).sort(comparatorOf(spec, request.order));
+  const page = all.slice(skip, skip + request.size);
+  // The matches are in the order's order: where this page and the next start in the order's
+  // index is known (page 0's: at its first match), so a later request of them walks from there.
+  const keeps = shape.resumable && !shape.bySegment && ref !== undefined;
+  const starts = keeps ? [skip, skip + request.size] : [];
+  const boundaries: Boundary[] = starts
+    .filter((at) => at > 0 && at <= all.length && at !== from?.matches && !cached.kept.has(at))
+    .map((at) => ({ matches: at, stream: 0, key: indexKeyOf(shape.pattern, all[at - 1] as StoredRecord) }));
+  const first = all[0];
+  if (keeps && skip === 0 && !from && first)
+    boundaries.push({ matches: 0, stream: 0, key: indexKeyOf(shape.pattern, first), inclusive: true });
+  const learned = cached.total === undefined;
+  const [items] = await Promise.all([
+    getRecords(page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record))),
+    ref && (boundaries.length > 0 || learned)
+      ? keep(ref, { total: all.length, learned }, boundaries)
+      : undefined,
+  ]);
+  return {
+    items: items.filter((item): item is StoredRecord => item !== undefined),
+    total: request.skipTotal ? -1 : all.length,
+    hasMore: all.length > skip + request.size,
+  };
 }
 
 /** The page's items (one BatchGetItem), with what the walk learned kept beside it. */
@@ -265,15 +331,24 @@ async function finish(
   request: ListRequest,
   base: boolean,
   result: WalkResult,
-  state: { total: number; ref?: CacheRef; learned?: boolean; from?: Boundary | undefined },
+  state: {
+    total: number;
+    ref?: CacheRef;
+    learned?: boolean;
+    counted?: boolean;
+    from?: Boundary | undefined;
+    kept?: ReadonlySet<number>;
+  },
 ): Promise<ListPage> {
   const keys = result.page.map((entry) =>
     request.itemKeyOf
       ? request.itemKeyOf(entry.record)
       : { pk: String(entry.raw.pk), sk: String(entry.raw.sk) },
   );
-  // The next page's start first, then this one's, then every tenth page passed.
-  const known = new Set([0, state.from?.matches]);
+  // The next page's start first, then this one's, then every tenth page passed; none already
+  // kept. The first match (at 0) shares its item with a counted total: kept only with it.
+  const known = new Set([state.from?.matches, ...(state.kept ?? [])]);
+  if (state.counted && state.total < 0) known.add(0);
   const next = (skip: number) => (boundary: Boundary) => (boundary.matches === skip ? 0 : 1);
   const skip = request.offset ?? request.page * request.size;
   const boundaries = result.boundaries
@@ -283,7 +358,11 @@ async function finish(
     );
   const kept =
     state.ref && (boundaries.length > 0 || state.learned)
-      ? keep(state.ref, state.total >= 0 ? state.total : undefined, boundaries.slice(0, 24))
+      ? keep(
+          state.ref,
+          { total: state.total >= 0 ? state.total : undefined, learned: state.learned === true },
+          boundaries.slice(0, 24),
+        )
       : undefined;
   const read: Promise<Array<StoredRecord | undefined>> =
     base && !request.itemKeyOf ? Promise.resolve(result.page.map((entry) => entry.record)) : getRecords(keys);

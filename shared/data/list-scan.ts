@@ -77,6 +77,12 @@ export interface WalkOptions {
   from?: Boundary;
   /** Asked after each entry while the page is not full: true gives the walk up. */
   giveUp?: (walked: number, matched: number) => boolean;
+  /**
+   * The matches of the whole query, when known exactly (a counter, a kept count). A resumable
+   * walk (every entry its own group) then stops at its page's last match or at the last match of
+   * all, instead of looking for one more, and `hasMore` comes from it.
+   */
+  total?: number;
 }
 
 export interface WalkResult {
@@ -84,7 +90,10 @@ export interface WalkResult {
   /** Matches from the list's start to where the walk stopped. */
   matches: number;
   hasMore: boolean;
-  /** Page boundaries passed (resumable walks only): the page's start and end, and every tenth. */
+  /**
+   * Page boundaries passed (resumable walks only): the page's start and end, every tenth, and the
+   * first match (inclusive, at 0) when entries that do not match come before it.
+   */
   boundaries: Boundary[];
   gaveUp: boolean;
   walked: number;
@@ -108,14 +117,9 @@ function streamsOf<R extends { id: string }>(
     : shape.segments;
   // Resuming: merged streams all continue after the boundary's key; streams read one after
   // another continue the boundary's own and skip those before it.
+  const after = from ? { after: from.key, ...(from.inclusive ? { inclusive: true } : {}) } : {};
   const resume = (stream: number) =>
-    from === undefined
-      ? {}
-      : shape.bySegment
-        ? stream === from.stream
-          ? { after: from.key }
-          : {}
-        : { after: from.key };
+    from === undefined ? {} : shape.bySegment ? (stream === from.stream ? after : {}) : after;
   if (pattern.index === 'base' && !shape.facet) {
     if (!spec.basePartition) throw new Error(`${spec.name} has no base partition`);
     return [
@@ -220,6 +224,13 @@ export async function walk<R extends { id: string }>(
     group = [];
   };
   const entries = shape.bySegment ? concatenated(streams) : merged(streams, shape.descending);
+  // With the total known, a resumable walk needs no match after its page's last.
+  const last =
+    options.total !== undefined && shape.resumable && !counting
+      ? Math.min(options.total, skip + size)
+      : undefined;
+  if (last !== undefined && last <= start)
+    return { page, matches: start, hasMore: false, boundaries, gaveUp, walked };
   for await (const entry of entries) {
     walked++;
     if (options.giveUp && page.length < size && options.giveUp(walked, matches - start + group.length)) {
@@ -227,6 +238,8 @@ export async function walk<R extends { id: string }>(
       break;
     }
     if (where && !where(entry.record)) continue;
+    if (matches === 0 && group.length === 0 && walked > 1 && shape.resumable && size > 0)
+      boundaries.push({ matches: 0, stream: entry.stream, key: String(entry.sortKey), inclusive: true });
     const key = groupOf(entry);
     if (group.length > 0 && key !== groupKey) {
       closeGroup();
@@ -238,7 +251,12 @@ export async function walk<R extends { id: string }>(
     }
     groupKey = key;
     group.push(entry);
+    if (last !== undefined && matches + group.length >= last) break;
   }
   if (group.length > 0 && !gaveUp) closeGroup();
-  return { page, matches, hasMore: stoppedEarly || matches > skip + size, boundaries, gaveUp, walked };
+  const hasMore =
+    options.total !== undefined && !counting
+      ? options.total > skip + size
+      : stoppedEarly || matches > skip + size;
+  return { page, matches, hasMore, boundaries, gaveUp, walked };
 }

@@ -105,6 +105,8 @@ export async function* entriesOf(params: {
   stream: number;
   /** Resuming after this sort key (a cached page boundary): the key's own entry is skipped. */
   after?: string;
+  /** Resuming at `after` instead: its entry is the first (a kept first match). */
+  inclusive?: boolean;
 }): AsyncGenerator<Entry> {
   const bounds = { ...params.bounds };
   if (params.after !== undefined) {
@@ -121,7 +123,7 @@ export async function* entriesOf(params: {
     pageSize: params.pageSize,
   })) {
     const sortKey = raw[params.sortKeyName] as string | number;
-    if (params.after !== undefined && sortKey === params.after) continue;
+    if (params.after !== undefined && !params.inclusive && sortKey === params.after) continue;
     // What the list carries beyond the shared projection (ListSpec `listedValues`).
     const values = raw.list_values as StoredRecord | undefined;
     const record = values ? { ...values, ...recordOf(raw) } : recordOf(raw);

@@ -4,7 +4,8 @@
  * sort keys in either direction, pages and sizes), every page the data layer serves equals the
  * reference answer computed here from the records themselves: the same items in the same order,
  * the same total and whether more follow. Each query is asked twice (the second may start at a
- * kept page boundary and take the kept total, list-cache.ts), then some records change and every
+ * kept page boundary and take the kept total, list-cache.ts), then under another plan (which
+ * starts from what the first kept), then some records change and every
  * query is asked again: nothing kept before the change may show. The walk reads 3 entries per
  * Query and the search probe holds 1 to 8 candidates, so plans span many index pages and a search
  * takes every plan (the planner's choice, or one forced): its matches, the walk of the order, and
@@ -188,6 +189,9 @@ describe('List plans', () => {
             const expected = reference(records, query);
             expect(await served(workspaceId, query), JSON.stringify(query)).toEqual(expected);
             expect(await served(workspaceId, query), `again: ${JSON.stringify(query)}`).toEqual(expected);
+            // Another plan from what this one kept (a first match, page starts, the count)
+            const other = { ...query, plan: query.plan === 'walk' ? 'matches' : 'walk' } as Query;
+            expect(await served(workspaceId, other), `other: ${JSON.stringify(other)}`).toEqual(expected);
             const next = { ...query, page: query.page + 1 };
             expect(await served(workspaceId, next), `next: ${JSON.stringify(query)}`).toEqual(
               reference(records, next),
