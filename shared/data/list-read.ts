@@ -304,14 +304,18 @@ async function searchPage<R extends { id: string }>(
   const page = all.slice(skip, skip + request.size);
   // The matches are in the order's order: where this page and the next start in the order's
   // index is known (page 0's: at its first match), so a later request of them walks from there.
+  // Each at its first match (inclusive), so that a walk of the page reads no entry before it;
+  // the end of the matches after the last.
   const keeps = shape.resumable && !shape.bySegment && ref !== undefined;
   const starts = keeps ? [skip, skip + request.size] : [];
   const boundaries: Boundary[] = starts
-    .filter((at) => at > 0 && at <= all.length && at !== from?.matches && !cached.kept.has(at))
-    .map((at) => ({ matches: at, stream: 0, key: indexKeyOf(shape.pattern, all[at - 1] as StoredRecord) }));
-  const first = all[0];
-  if (keeps && skip === 0 && !from && first)
-    boundaries.push({ matches: 0, stream: 0, key: indexKeyOf(shape.pattern, first), inclusive: true });
+    .filter((at) => at < all.length || (at > 0 && at <= all.length))
+    .map((at) =>
+      at < all.length
+        ? { matches: at, stream: 0, key: indexKeyOf(shape.pattern, all[at] as StoredRecord), inclusive: true }
+        : { matches: at, stream: 0, key: indexKeyOf(shape.pattern, all[at - 1] as StoredRecord) },
+    )
+    .filter((boundary) => unkept(boundary, from, cached.kept));
   const learned = cached.total === undefined;
   const [items] = await Promise.all([
     getRecords(page.map((record) => request.itemKeyOf?.(record) ?? itemKey(spec, request.scope, record))),
@@ -346,13 +350,16 @@ async function finish(
       : { pk: String(entry.raw.pk), sk: String(entry.raw.sk) },
   );
   // The next page's start first, then this one's, then every tenth page passed; none already
-  // kept. The first match (at 0) shares its item with a counted total: kept only with it.
-  const known = new Set([state.from?.matches, ...(state.kept ?? [])]);
-  if (state.counted && state.total < 0) known.add(0);
+  // kept, unless at its first match where the kept one is not. The first match of the list (at
+  // 0) shares its item with a counted total: kept only with it.
   const next = (skip: number) => (boundary: Boundary) => (boundary.matches === skip ? 0 : 1);
   const skip = request.offset ?? request.page * request.size;
   const boundaries = result.boundaries
-    .filter((boundary) => !known.has(boundary.matches))
+    .filter(
+      (boundary) =>
+        unkept(boundary, state.from, state.kept) &&
+        (boundary.matches > 0 || !state.counted || state.total >= 0),
+    )
     .sort(
       (a, b) => next(skip + request.size)(a) - next(skip + request.size)(b) || next(skip)(a) - next(skip)(b),
     );
@@ -372,6 +379,15 @@ async function finish(
     total: state.total,
     hasMore: result.hasMore,
   };
+}
+
+/**
+ * Whether a boundary is worth writing: not kept already (the position the walk started from, or
+ * one seen after the page), unless it starts at its first match where the kept one does not.
+ */
+function unkept(boundary: Boundary, from: Boundary | undefined, kept: ReadonlySet<number> | undefined) {
+  if (kept?.has(boundary.matches)) return false;
+  return boundary.matches !== from?.matches || (boundary.inclusive === true && !from.inclusive);
 }
 
 /**

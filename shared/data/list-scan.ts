@@ -91,8 +91,8 @@ export interface WalkResult {
   matches: number;
   hasMore: boolean;
   /**
-   * Page boundaries passed (resumable walks only): the page's start and end, every tenth, and the
-   * first match (inclusive, at 0) when entries that do not match come before it.
+   * Page boundaries passed (resumable walks only): the page's start and end, and every tenth; the
+   * page's start at its first match (inclusive) when entries that do not match come before it.
    */
   boundaries: Boundary[];
   gaveUp: boolean;
@@ -208,6 +208,8 @@ export async function walk<R extends { id: string }>(
   const noted = (m: number) => m === skip || m === skip + size || m % (10 * size) === 0;
   let matches = start;
   let walked = 0;
+  /** Entries walked up to the last match. */
+  let lastMatch = 0;
   let stoppedEarly = false;
   let gaveUp = false;
   let group: Entry[] = [];
@@ -238,8 +240,6 @@ export async function walk<R extends { id: string }>(
       break;
     }
     if (where && !where(entry.record)) continue;
-    if (matches === 0 && group.length === 0 && walked > 1 && shape.resumable && size > 0)
-      boundaries.push({ matches: 0, stream: entry.stream, key: String(entry.sortKey), inclusive: true });
     const key = groupOf(entry);
     if (group.length > 0 && key !== groupKey) {
       closeGroup();
@@ -250,6 +250,14 @@ export async function walk<R extends { id: string }>(
       }
     }
     groupKey = key;
+    // The page's first match after entries that do not match: its start is kept at the match
+    // itself (inclusive), so a later walk of the page skips them.
+    if (shape.resumable && size > 0 && matches === skip && walked - lastMatch > 1) {
+      const at = boundaries.findIndex((boundary) => boundary.matches === skip);
+      if (at >= 0) boundaries.splice(at, 1);
+      boundaries.push({ matches: skip, stream: entry.stream, key: String(entry.sortKey), inclusive: true });
+    }
+    lastMatch = walked;
     group.push(entry);
     if (last !== undefined && matches + group.length >= last) break;
   }
