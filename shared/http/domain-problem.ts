@@ -56,6 +56,8 @@ const ownProblems: { [M in DomainModule]: Record<OwnCodes<M>, ProblemType> } = {
 /** Headers some answers carry besides the problem (a challenge that names the credential). */
 const ownHeaders: Partial<Record<string, Record<string, string>>> = {
   'devices/unauthenticated': { 'www-authenticate': 'Bearer realm="device-intake"' },
+  // Every 401 names a scheme (RFC 9110); the bearer token was fine, so no error attribute.
+  'users/login-failed': { 'www-authenticate': 'Bearer' },
 };
 
 function commonProblem(code: CommonErrorCode, error: DomainError): ProblemError {

@@ -52,7 +52,9 @@ export const errorResponses: Record<number | 'default', ErrorResponse> = {
     },
     headers: {
       'WWW-Authenticate': {
-        description: 'Bearer, with error="invalid_token" and error_description when a token was sent.',
+        description:
+          'Bearer, with error="invalid_token" and error_description when a token was sent and refused; plain ' +
+          'Bearer on login-failed (the token is valid, the password was not).',
         required: true,
         schema: { type: 'string' },
       },

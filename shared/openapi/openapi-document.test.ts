@@ -3,6 +3,7 @@
  * path and method, schemas named after public concepts, merge-patch bodies, Location on 201.
  */
 import { describe, expect, it } from 'vitest';
+import { readinessRoutes } from '../routes/groups/readiness.routes.ts';
 import { streamRoutes } from '../routes/groups/stream.routes.ts';
 import { routes } from '../routes/route-table.ts';
 import { openApiDocument } from './openapi-document.ts';
@@ -27,7 +28,7 @@ interface Document {
 
 const doc = openApiDocument() as Document;
 /** The routes the document lists (pages for people are served but not listed). */
-const published = [...routes, ...streamRoutes].filter(
+const published = [...routes, ...readinessRoutes, ...streamRoutes].filter(
   (route) => (route as { published?: boolean }).published !== false,
 );
 

@@ -54,6 +54,11 @@ export interface CrudResource<
    * field workers update within limits the service checks (`cases:update:own`, own-work.ts).
    */
   updateGrants?: readonly Grant[];
+  /**
+   * Error statuses of create besides the common ones: 409 where a value must be free in the
+   * workspace (a skill's short_key, a vehicle's plate).
+   */
+  createErrors?: readonly number[];
   schemas: {
     listQuery: Q;
     idParams: P;
@@ -107,6 +112,7 @@ export function crudRoutes<
     writeGrants,
     createGrants,
     updateGrants,
+    createErrors,
     schemas,
     docs,
     examples,
@@ -137,6 +143,7 @@ export function crudRoutes<
       examples: { request: examples.create, response: examples.created ?? examples.item },
       grants: createGrants ?? writeGrants,
       body: schemas.create,
+      ...(createErrors ? { errors: createErrors } : {}),
       success: {
         status: 201,
         description: `The created ${singular}; Location names it.`,

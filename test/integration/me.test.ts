@@ -99,6 +99,8 @@ describe('Current user: POST /api/v2/me/change-password', () => {
 
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ type: problemType('login-failed'), status: 401 });
+    // A 401 always names its scheme; no error attribute, since the token itself was fine.
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it.each([

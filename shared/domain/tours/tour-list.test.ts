@@ -94,6 +94,8 @@ describe('List: tours', () => {
         'TOUR#IN_PROGRESS': 1,
         'TOUR#IN_PROGRESS#driver_id=d2': 1,
         'TOUR#IN_PROGRESS#vehicle_id=v1': 1,
+        // What the list's entries hold changed: its kept totals and page boundaries are stale.
+        'TOUR#rev': 1,
       });
     });
 
@@ -142,6 +144,7 @@ describe('List: tours', () => {
         'TOUR#PLANNED': -1,
         'TOUR#PLANNED#driver_id=d1': -1,
         'TOUR#PLANNED#vehicle_id=v1': -1,
+        'TOUR#rev': 1,
       });
     });
   });

@@ -131,6 +131,7 @@ export const commentRoutes = [
       },
     },
     query: CommentListQuery,
+    errors: [404],
     success: { status: 200, description: 'A page of comments.', schema: CommentListSchema },
   },
   {

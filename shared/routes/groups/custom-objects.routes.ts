@@ -80,6 +80,7 @@ export const customObjectRoutes = [
       response: invoice,
     },
     body: CreateCustomObjectDefinitionSchema,
+    errors: [409],
     success: {
       status: 201,
       description: 'The definition; Location names it.',

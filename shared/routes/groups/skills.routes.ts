@@ -23,6 +23,7 @@ export const skillRoutes = crudRoutes({
   tag: 'Skills',
   readGrants: ['skills:read'],
   writeGrants: ['skills:update'],
+  createErrors: [409],
   schemas: {
     listQuery: SkillListQuery,
     idParams: SkillIdParams,

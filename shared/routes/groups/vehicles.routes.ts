@@ -53,6 +53,7 @@ export const vehicleRoutes = [
     tag: 'Vehicles',
     readGrants: ['vehicles:read'],
     writeGrants: ['vehicles:update'],
+    createErrors: [409],
     schemas: {
       listQuery: VehicleListQuery,
       idParams: VehicleIdParams,

@@ -183,7 +183,8 @@ export const webhookRoutes = [
       'FSM_WEBHOOK_ALLOW_LOCAL=true, development only), DNS_FAILED, CONNECT_TIMEOUT, TLS_FAILED, ' +
       'CONNECTION_FAILED, RESPONSE_TIMEOUT, INVALID_RESPONSE, REDIRECT_NOT_FOLLOWED (a 3xx: redirects are never ' +
       'followed) or NON_2XX_RESPONSE, and `response_status`, the status the receiver answered, when it answered ' +
-      'one. Both are omitted on success. The delivery failure row of the test has the full text in last_error.',
+      'one. Both are omitted on success. The delivery failure row of the test has the full text in last_error. ' +
+      'An `endpoint_id` that names no endpoint of the workspace is 404 not-found.',
     examples: {
       request: { endpoint_id: endpointExample.id },
       response: {
@@ -195,6 +196,7 @@ export const webhookRoutes = [
     },
     grants: ['webhooks:update'],
     body: SendTestSchema,
+    errors: [404],
     success: { status: 200, description: 'The outcome of the test.', schema: WebhookTestResultSchema },
   },
   {
