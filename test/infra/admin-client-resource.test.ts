@@ -7,7 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { respondTo } from '../../lib/admin-client-resource.handler.ts';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 function event(requestType: 'Create' | 'Update' | 'Delete'): CloudFormationCustomResourceEvent {
   const common = {
@@ -77,7 +78,7 @@ describe('Data stack: admin client', () => {
   let template: Template;
 
   beforeAll(() => {
-    stacks = addEnvironmentStacks(createApp(), 'dev', { nag: false });
+    stacks = addEnvironmentStacks(createTestApp(), 'dev', { nag: false });
     template = Template.fromStack(stacks.data);
   }, 120_000);
 

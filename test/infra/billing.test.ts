@@ -6,18 +6,19 @@
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { configureBillingProvider } from '../../lib/billing-provider.ts';
 import { functionEntry } from '../../lib/bundling.ts';
 import { environments } from '../../lib/environments.ts';
 import { ServiceFunction } from '../../lib/service-function.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
 const secretArn = 'arn:aws:secretsmanager:eu-central-1:123456789012:secret:fsm/stripe-AbCdEf';
 
 function billingFunction(settings: typeof environments.dev) {
-  const stack = new Stack(createApp(), 'Billing', { env: { region: 'eu-central-1' } });
+  const stack = new Stack(createTestApp(), 'Billing', { env: { region: 'eu-central-1' } });
   const fn = new ServiceFunction(stack, 'Billing', {
     entry: functionEntry('billing'),
     description: 'Operation group billing',
@@ -68,7 +69,7 @@ describe('Billing function: in the deployed stacks', () => {
   let stacks: EnvironmentStacks;
 
   beforeAll(() => {
-    stacks = addEnvironmentStacks(createApp(), 'dev', { nag: false });
+    stacks = addEnvironmentStacks(createTestApp(), 'dev', { nag: false });
   }, 180_000);
 
   it('never runs the local provider on AWS', () => {

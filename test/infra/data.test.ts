@@ -4,10 +4,11 @@
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { pendingUploadExpiryDays, pendingUploadPrefix } from '../../lib/data-stack.ts';
 import { environments } from '../../lib/environments.ts';
 import { tableDefinition } from '../../shared/data/table-definition.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 
@@ -16,7 +17,7 @@ let data: Template;
 let allResources: Array<[string, Resource]>;
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'prod', { nag: false });
   data = Template.fromStack(stacks.data);
   const service = Template.fromStack(stacks.service);

@@ -6,9 +6,10 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { loadBalancerPaths } from '../../lib/edge.ts';
 import { containerPort } from '../../lib/realtime.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -20,7 +21,7 @@ let service: Template;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   service = Template.fromStack(stacks.service);
   resources = service.toJSON().Resources as Record<string, Resource>;

@@ -10,7 +10,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { environmentNames } from '../../lib/environments.ts';
 import {
   awsManagedSnsKey,
@@ -20,6 +20,7 @@ import {
 } from '../../lib/stream-fanout.ts';
 import { dropAfterSeconds, heartbeatSeconds } from '../../shared/realtime/stream-hub.ts';
 import { eventStreamPath } from '../../shared/routes/groups/stream.routes.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Statement = {
   Effect: string;
@@ -34,7 +35,7 @@ let data: Record<string, Resource>;
 let service: Record<string, Resource>;
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   data = Template.fromStack(stacks.data).toJSON().Resources;
   service = Template.fromStack(stacks.service).toJSON().Resources;
@@ -150,7 +151,12 @@ describe('Stack: service > container tasks and their queues', () => {
   });
 
   it('may create, read, tag and delete queues named <prefix>-* only, in its own account and region', () => {
-    const sqs = statementsOf(taskRole()).filter((s) => asList(s.Action).some((a) => a.startsWith('sqs:')));
+    const all = statementsOf(taskRole()).filter((s) => asList(s.Action).some((a) => a.startsWith('sqs:')));
+    // Besides its stream queues the task only reads the work queues' attributes (/health/ready).
+    const readiness = all.filter((s) => asList(s.Action).join() === 'sqs:GetQueueAttributes');
+    expect(readiness).toHaveLength(1);
+    expect(JSON.stringify(readiness[0]!.Resource)).not.toContain('*');
+    const sqs = all.filter((s) => !readiness.includes(s));
     expect(sqs).toHaveLength(1);
     expect(asList(sqs[0]!.Action).sort()).toEqual([...streamQueueActions].sort());
     expect(JSON.stringify(sqs[0]!.Resource)).toBe(resolved(stacks.service.streamFanout.queueArnPattern));

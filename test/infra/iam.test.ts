@@ -6,7 +6,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import type { ServiceFunction } from '../../lib/service-function.ts';
 import {
   containerTableActions,
@@ -22,6 +22,7 @@ import {
 } from '../../lib/table-access.ts';
 import { uploadObjectActions } from '../../lib/upload-checks.ts';
 import { operationGroups } from '../../shared/routes/route-table.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -30,7 +31,7 @@ let stacks: EnvironmentStacks;
 let templates: Template[];
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   templates = [Template.fromStack(stacks.data), Template.fromStack(stacks.service)];
 }, 120_000);

@@ -5,14 +5,15 @@
 import { type App, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, addNagChecks, createApp } from '../../lib/app.ts';
+import { addEnvironmentStacks, addNagChecks } from '../../lib/app.ts';
 import { environmentNames } from '../../lib/environments.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 let app: App;
 let synthError: unknown;
 
 beforeAll(() => {
-  app = createApp();
+  app = createTestApp();
   for (const name of environmentNames) addEnvironmentStacks(app, name, { nag: false });
   addNagChecks(app);
   try {

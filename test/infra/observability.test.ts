@@ -5,10 +5,11 @@
  */
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { groupRowTitle } from '../../lib/dashboard.ts';
 import { burnWindows } from '../../lib/slo-alarms.ts';
 import { operationGroups } from '../../shared/routes/route-table.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -18,7 +19,7 @@ let service: Record<string, Resource>;
 let monitoring: Record<string, Resource>;
 
 beforeAll(() => {
-  stacks = addEnvironmentStacks(createApp(), 'staging', { nag: false });
+  stacks = addEnvironmentStacks(createTestApp(), 'staging', { nag: false });
   const resources = (stack: Parameters<typeof Template.fromStack>[0]) =>
     Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
   data = resources(stacks.data);

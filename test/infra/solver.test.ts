@@ -9,7 +9,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { environments } from '../../lib/environments.ts';
 import {
   assertSolverSettingsOrThrow,
@@ -21,6 +21,7 @@ import {
   stallGraceSeconds,
   timeLimits,
 } from '../../shared/domain/optimization-runs/optimization-run-statuses.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -29,7 +30,7 @@ let data: Record<string, Resource>;
 let service: Record<string, Resource>;
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   data = Template.fromStack(stacks.data).toJSON().Resources;
   service = Template.fromStack(stacks.service).toJSON().Resources;

@@ -6,16 +6,17 @@
 import { Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import type { ServiceFunction } from '../../lib/service-function.ts';
 import { uploadObjectActions } from '../../lib/upload-checks.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 let stacks: EnvironmentStacks;
 let data: Template;
 let service: Template;
 
 beforeAll(() => {
-  stacks = addEnvironmentStacks(createApp(), 'dev', { nag: false });
+  stacks = addEnvironmentStacks(createTestApp(), 'dev', { nag: false });
   data = Template.fromStack(stacks.data);
   service = Template.fromStack(stacks.service);
 }, 120_000);

@@ -7,7 +7,7 @@
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { deliveryQueueConsumeActions } from '../../lib/events.ts';
 import type { ServiceFunction } from '../../lib/service-function.ts';
 import { liveStreamProcessorTableActions, webhookDeliveryTableActions } from '../../lib/table-access.ts';
@@ -20,6 +20,7 @@ import {
   deliveryRetentionSeconds,
   oldestMessageAlarmSeconds,
 } from '../../lib/webhook-retries.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -29,7 +30,7 @@ let data: Record<string, Resource>;
 let service: Record<string, Resource>;
 
 beforeAll(() => {
-  const app = createApp();
+  const app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   data = Template.fromStack(stacks.data).toJSON().Resources;
   service = Template.fromStack(stacks.service).toJSON().Resources;
