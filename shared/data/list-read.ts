@@ -22,11 +22,12 @@
  * order is not the first sort key (a facet or a range sorted by another field), the whole walk
  * is one group ordered in memory: it costs the facet's or the range's entries.
  *
- * Search starts with a probe of the token entries of the longest word, and the planner
- * (list-plan.ts) chooses: the matches (every token entry of the word, ordered in memory) when
- * the probe holds them all or they are expected to be fewer than a walk's entries, else the walk
- * of the requested order, testing the words on each entry (ListSpec `tokensOnEntries`), whose
- * total is the count of the matches (list-search.ts), kept per revision like any other count.
+ * A search is planned (list-plan.ts): its first request at a list revision reads the token
+ * entries of the longest word whole (list-search.ts: the exact count, and then the answer,
+ * ordered in memory); with the count kept, the walk of the requested order from the nearest kept
+ * position, testing the words on each entry (ListSpec `tokensOnEntries`), when it is expected to
+ * read fewer entries than the matches; without a total wanted, a probe of the token entries
+ * decides. Either plan keeps where its page and the next start (at their first match).
  */
 
 import { type ListScope, listKeys } from './keys.ts';
