@@ -102,6 +102,41 @@ describe('Module: metrics', () => {
         ['cases', 'cases.create', 1],
       ]);
     });
+
+    it('writes a request of a kind already seen with its own values and time, the same shape', () => {
+      // Arrange
+      vi.useFakeTimers({ now: 1_700_000_000_000 });
+      recordRequest({ group: 'tags', operation: 'tags.get', status: 200, ms: 1 });
+
+      // Act
+      vi.setSystemTime(1_700_000_060_000);
+      recordRequest({ group: 'tags', operation: 'tags.get', status: 200, ms: 7.5 });
+      recordRequest({ group: 'tags', operation: 'tags.get', status: 500, ms: 9 });
+      recordRequest({ group: 'tags', operation: 'tags.get', status: 503, ms: 4 });
+      vi.useRealTimers();
+
+      // Assess
+      expect(lines).toHaveLength(4);
+      const [first, second, third, fourth] = lines as [EmfLine, EmfLine, EmfLine, EmfLine];
+      expect(second._aws.CloudWatchMetrics).toEqual(first._aws.CloudWatchMetrics);
+      expect(fourth._aws.CloudWatchMetrics).toEqual(third._aws.CloudWatchMetrics);
+      expect(lines.map((line) => line._aws.Timestamp)).toEqual([
+        1_700_000_000_000, 1_700_000_060_000, 1_700_000_060_000, 1_700_000_060_000,
+      ]);
+      expect(
+        lines.map((line) => [
+          line.statusClass,
+          line[httpMetrics.requests],
+          line[httpMetrics.errors],
+          line[httpMetrics.latency],
+        ]),
+      ).toEqual([
+        ['2xx', 1, 0, 1],
+        ['2xx', 1, 0, 7.5],
+        ['5xx', 1, 1, 9],
+        ['5xx', 1, 1, 4],
+      ]);
+    });
   });
 
   describe('Method: recordWebhookAttempt', () => {

@@ -112,12 +112,20 @@ export function redact(value: unknown, depth = 6): unknown {
   return copy;
 }
 
-/** `attributes` with each value redacted; a flat record's untouched values are not copied. */
-export function redactAttributes(attributes: Record<string, unknown>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+/**
+ * Copies `attributes` into `line`, each value redacted, leaving out the empty ones (undefined,
+ * null, ''), as Powertools' LogItem.prepareForPrint would: the log formatter builds the line in
+ * one object this way, without a second copy, a deep merge and a pass to drop empty keys.
+ * A secret key's value is masked whatever it is, unless undefined or null.
+ */
+export function redactInto(line: Record<string, unknown>, attributes: Record<string, unknown>): void {
   for (const key in attributes) {
     const value = attributes[key];
-    result[key] = isSecretKey(key) && value !== undefined && value !== null ? mask : redact(value);
+    if (value === undefined || value === null) continue;
+    if (isSecretKey(key)) line[key] = mask;
+    else if (typeof value === 'string') {
+      if (value !== '') line[key] = redactText(value);
+    } else if (typeof value !== 'object') line[key] = typeof value === 'bigint' ? value.toString() : value;
+    else line[key] = redact(value);
   }
-  return result;
 }
