@@ -39,6 +39,44 @@ describe('Module: logger', () => {
     );
   });
 
+  it('writes what JSON cannot carry as such: errors, bigints, cycles; leaves out empty values', () => {
+    // Prepare
+    const lines: string[] = [];
+    // warn and error go to standard error (Powertools' console).
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+
+    // Act
+    logger.warn('odd details', {
+      error: new Error('boom', { cause: new TypeError('inner') }),
+      count: 12n,
+      nested: { total: 3n },
+      cyclic,
+      empty: '',
+      missing: undefined,
+      none: null,
+    });
+
+    // Assess
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0] ?? '');
+    expect(entry).toMatchObject({
+      level: 'WARN',
+      message: 'odd details',
+      error: { name: 'Error', message: 'boom', cause: { name: 'TypeError', message: 'inner' } },
+      count: '12',
+      nested: { total: '3' },
+      cyclic: { name: 'loop', self: { name: 'loop' } },
+    });
+    expect(entry).not.toHaveProperty('empty');
+    expect(entry).not.toHaveProperty('missing');
+    expect(entry).not.toHaveProperty('none');
+  });
+
   it('leaves out entries below LOG_LEVEL', () => {
     // Prepare
     const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);

@@ -54,7 +54,8 @@ class ServiceLogFormatter extends LogFormatter {
   formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
     const line: LogAttributes = {
       level: attributes.logLevel,
-      message: redactText(attributes.message ?? ''),
+      // Left out when empty, as Powertools' own pass would (undefined: not serialised).
+      message: redactText(attributes.message ?? '') || undefined,
       timestamp: this.formatTimestamp(attributes.timestamp),
       service: attributes.serviceName,
     };
@@ -70,10 +71,32 @@ class ServiceLogFormatter extends LogFormatter {
     redactInto(line, additional);
     return new PreparedLogItem({ attributes: line });
   }
+
+  /**
+   * Powertools reads TZ on every line to decide between toISOString and an offset; TZ is set
+   * before the process starts (Lambda: `:UTC`), so the decision is taken once.
+   */
+  readonly #utc = !process.env.TZ || process.env.TZ.includes('UTC');
+  override formatTimestamp(now: Date): string {
+    return this.#utc ? now.toISOString() : super.formatTimestamp(now);
+  }
 }
 
+/**
+ * Powertools' Logger, serialising the formatter's lines without its replacer: that replacer
+ * (called for every key of every line) turns errors into objects, bigints into strings and
+ * drops circular references, and the formatter's line has none of them left (redaction.ts
+ * copies errors as objects, bigints as strings, and stops at a depth, so no cycle survives).
+ */
+class ServiceLogger extends Logger {
+  protected override getJsonReplacer(): (key: string, value: unknown) => unknown {
+    return keepValue;
+  }
+}
+const keepValue = (_key: string, value: unknown): unknown => value;
+
 /** The process's one Logger (Powertools), for middlewares that take it (injectLambdaContext). */
-export const powertoolsLogger = new Logger({
+export const powertoolsLogger = new ServiceLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
   logFormatter: new ServiceLogFormatter(),
 });

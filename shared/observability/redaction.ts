@@ -88,10 +88,12 @@ export function redactText(text: string): string {
 
 /**
  * `value` as it may be logged: objects and arrays copied with secret keys masked and strings
- * redacted, errors as name, message and stack (redacted), at most `depth` levels deep.
+ * redacted, errors as name, message and stack (redacted), bigints as strings, at most `depth`
+ * levels deep (so a circular reference ends there).
  */
 export function redact(value: unknown, depth = 6): unknown {
   if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'bigint') return value.toString();
   if (value === null || typeof value !== 'object') return value;
   if (depth === 0) return '[nested too deep]';
   if (value instanceof Error) {
