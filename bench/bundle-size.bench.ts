@@ -9,6 +9,13 @@
  *   npm run bench:bundles -- --only areas,tags   # these functions only
  *   npm run bench:bundles -- --why areas         # what the areas bundle holds, and why
  *   npm run bench:bundles -- --runs 11           # more fresh processes per bundle
+ *   npm run bench:bundles -- --no-lambda-env     # import outside Lambda's environment (tracing off)
+ *
+ * The import runs in Lambda's environment (AWS_LAMBDA_FUNCTION_NAME, AWS_EXECUTION_ENV,
+ * LAMBDA_TASK_ROOT, the X-Ray variables Lambda sets when tracing is Active), so what loads on
+ * Lambda loads here: Powertools' Tracer enabled, the X-Ray SDK in automatic mode with its Lambda
+ * facade segment, outgoing HTTP captured. Without it (--no-lambda-env) tracing is off and the
+ * import is cheaper than on Lambda.
  *
  * Goal (performance pass): every function at most 250 KB minified and at most 60 ms to import.
  * With --compare-sdk the "runtime SDK" bundles import @aws-sdk/* from this repo's node_modules,
@@ -17,7 +24,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions, functionEntry, repoRoot } from '../lib/bundling.ts';
 import { consumerGroupNames } from '../shared/events/consumer-groups.ts';
@@ -28,6 +35,7 @@ const importGoalMs = 60;
 const compareSdk = process.argv.includes('--compare-sdk');
 const only = optionValue('--only')?.split(',');
 const why = optionValue('--why');
+const lambdaEnv = !process.argv.includes('--no-lambda-env');
 /** Fresh processes per bundle; more when the machine is busy, the median steadies. */
 const runs = Number(optionValue('--runs') ?? 5);
 
@@ -87,6 +95,19 @@ const load =
           'process.stdout.write(String(performance.now() - t0));',
       };
 
+/** What Lambda sets before it loads a function with tracing Active (the ones read at import). */
+function lambdaEnvironment(name: string, file: string): Record<string, string> {
+  if (!lambdaEnv) return {};
+  return {
+    AWS_LAMBDA_FUNCTION_NAME: `bench-${name}`,
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    LAMBDA_TASK_ROOT: dirname(file),
+    AWS_REGION: process.env.AWS_REGION ?? 'eu-central-1',
+    AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
+    AWS_XRAY_DAEMON_ADDRESS: '169.254.79.129:2000',
+  };
+}
+
 /** Milliseconds one fresh `node` process needs to load the bundle (median of `runs`). */
 function coldImportMs(file: string, nodeOptions: string[], env: Record<string, string>): number {
   const samples: number[] = [];
@@ -111,8 +132,11 @@ async function measure(name: string, variant: Measurement['variant'], dir: strin
     variant,
     sizeKb,
     // Lambda runs with NODE_OPTIONS=--enable-source-maps (lib/service-function.ts).
-    importMs: coldImportMs(outfile, ['--enable-source-maps'], env),
-    importNoMapsMs: coldImportMs(outfile, [], env),
+    importMs: coldImportMs(outfile, ['--enable-source-maps'], {
+      ...lambdaEnvironment(name, outfile),
+      ...env,
+    }),
+    importNoMapsMs: coldImportMs(outfile, [], { ...lambdaEnvironment(name, outfile), ...env }),
   }));
 }
 
@@ -149,7 +173,10 @@ async function main(): Promise<void> {
 
   const widths = [24, 12, 9, 11, 11, 10, 10];
   const verdict = (ok: boolean) => (ok ? 'ok' : 'MISS');
-  console.log(`Node ${process.version}, ${runs} fresh processes per bundle (median)\n`);
+  console.log(
+    `Node ${process.version}, ${runs} fresh processes per bundle (median), ` +
+      `${lambdaEnv ? "in Lambda's environment (tracing on)" : "outside Lambda's environment (tracing off)"}\n`,
+  );
   console.log(
     row(['function', 'variant', 'size KB', 'import ms', 'no maps ms', 'size goal', 'time goal'], widths),
   );
