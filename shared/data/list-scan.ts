@@ -10,7 +10,7 @@ import { listKeys } from './keys.ts';
 import type { Boundary } from './list-cache.ts';
 import { facetSegment, type ListSpec, type OrderPattern } from './list-index.ts';
 import type { ListRequest } from './list-read.ts';
-import { comparatorOf, concatenated, type Entry, entriesOf, maxPerQuery, merged } from './list-walk.ts';
+import { comparatorOf, concatenated, type Entry, entriesOf, merged, readSizes } from './list-walk.ts';
 import { leadingPart } from './sort-key.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -103,7 +103,7 @@ function streamsOf<R extends { id: string }>(
   spec: ListSpec<R>,
   request: ListRequest,
   shape: WalkShape<R>,
-  pageSize: () => number,
+  sizeOf: (stream: number) => number,
   from: Boundary | undefined,
 ) {
   const { pattern, descending } = shape;
@@ -128,7 +128,7 @@ function streamsOf<R extends { id: string }>(
         partitionKeyName: tableDefinition.partitionKey,
         sortKeyName: tableDefinition.sortKey,
         descending,
-        pageSize,
+        pageSize: () => sizeOf(0),
         bounds,
         stream: 0,
         ...resume(0),
@@ -158,7 +158,7 @@ function streamsOf<R extends { id: string }>(
             partitionKeyName: index.partitionKey,
             sortKeyName: index.sortKey,
             descending,
-            pageSize,
+            pageSize: () => sizeOf(stream),
             bounds,
             stream,
             ...resume(stream),
@@ -198,9 +198,22 @@ export async function walk<R extends { id: string }>(
   const start = from?.matches ?? 0;
   // Entries still needed: the page and what comes before it, plus one to see where a group ends.
   let needed = skip - start + size + 1;
-  const pageSize = () =>
-    Math.min(maxPerQuery(), counting || shape.inMemory ? maxPerQuery() : Math.max(needed, 10));
-  const streams = streamsOf(spec, request, shape, pageSize, from);
+  // Each stream reads its share of the entries still needed (list-walk.ts readSizes): the
+  // matches still needed ÷ the selectivity the walk observed so far.
+  const entriesNeeded = () => {
+    const found = matches - start + group.length;
+    const remaining = Math.max(1, needed - group.length);
+    if (!where || walked === 0) return remaining;
+    return found === 0 ? undefined : Math.ceil((remaining * walked) / found);
+  };
+  const streams = streamsOf(spec, request, shape, (stream) => reads.sizeOf(stream), from);
+  const reads = readSizes({
+    streams: streams.length,
+    merged: !shape.bySegment,
+    entriesNeeded,
+    exact: !where && streams.length === 1,
+    whole: counting || shape.inMemory,
+  });
   const groupOf = groupsOf(spec, request, shape);
   const compare = comparatorOf(spec, request.order);
   const page: Entry[] = [];
@@ -235,6 +248,7 @@ export async function walk<R extends { id: string }>(
     return { page, matches: start, hasMore: false, boundaries, gaveUp, walked };
   for await (const entry of entries) {
     walked++;
+    reads.consumed(entry.stream);
     if (options.giveUp && page.length < size && options.giveUp(walked, matches - start + group.length)) {
       gaveUp = true;
       break;

@@ -133,3 +133,60 @@ export async function* entriesOf(params: {
 
 const maxOf = (a: string | undefined, b: string) => (a === undefined || b > a ? b : a);
 const minOf = (a: string | undefined, b: string) => (a === undefined || b < a ? b : a);
+
+/** Entries a Query of a walk asks for at least: ~4 KB of entries, what one read unit rounds to. */
+export const minEntriesPerQuery = 10;
+
+/** How many entries each stream of a walk asks for per Query, from what the merge consumed. */
+export interface ReadSizes {
+  /** The Limit of the next Query of `stream`. */
+  sizeOf(stream: number): number;
+  /** The merge took an entry of `stream`. */
+  consumed(stream: number): void;
+}
+
+/**
+ * Read sizes for the streams of a walk. A stream's first Query asks for its share of what the
+ * walk still needs, 1/k of it for k merged streams (k times the need would be read otherwise,
+ * most of it never consumed); a stream the merge drained asks for its share of what is still
+ * needed, by the entries the merge took from it so far. Streams read one after another (an order
+ * of segment values) each ask for the whole need. `entriesNeeded` is the walk's estimate of the
+ * entries still needed, all streams together (the matches still needed ÷ the selectivity
+ * observed); `undefined` while a filter has matched nothing: then a drained stream doubles its
+ * last Query. Uncertain estimates get a quarter more; every Query asks for at least ~4 KB of
+ * entries (a read unit is paid per 4 KB anyway) and at most `maxPerQuery`.
+ */
+export function readSizes(params: {
+  streams: number;
+  merged: boolean;
+  entriesNeeded: () => number | undefined;
+  /** The estimate is exact (no filter, one stream): no margin. */
+  exact: boolean;
+  /** Every Query reads `maxPerQuery` (the walk counts or orders everything it walks). */
+  whole: boolean;
+}): ReadSizes {
+  const consumed = new Map<number, number>();
+  const last = new Map<number, number>();
+  let taken = 0;
+  return {
+    consumed(stream) {
+      consumed.set(stream, (consumed.get(stream) ?? 0) + 1);
+      taken++;
+    },
+    sizeOf(stream) {
+      const max = maxPerQuery();
+      if (params.whole) return max;
+      const previous = last.get(stream);
+      const own = consumed.get(stream) ?? 0;
+      const share = !params.merged ? 1 : own > 0 && taken > 0 ? own / taken : 1 / Math.max(1, params.streams);
+      const needed = params.entriesNeeded();
+      const wanted =
+        needed === undefined
+          ? 2 * (previous ?? minEntriesPerQuery)
+          : Math.ceil(needed * share * (params.exact ? 1 : 1.25));
+      const size = Math.min(max, Math.max(minEntriesPerQuery, wanted));
+      last.set(stream, size);
+      return size;
+    },
+  };
+}
