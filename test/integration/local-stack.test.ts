@@ -26,6 +26,8 @@ async function token(baseUrl: string): Promise<string> {
 }
 
 describe('npm start', () => {
+  // Two starts of the whole stack (a JVM, emulators, the seed with its demo day): up to a minute
+  // on a busy 2-core machine, so this test gets more than the project's 30 s.
   it('seeds the demo workspace, prints its credentials and a curl, and keeps data and tokens across a restart', async () => {
     // Local webhook delivery off, as `npm start` runs by default.
     service = await startService({ DATA_DIR: dataDir, FSM_SEED: '', FSM_WEBHOOK_ALLOW_LOCAL: '' });
@@ -65,7 +67,7 @@ describe('npm start', () => {
     });
     expect(read.status).toBe(200);
     expect(((await read.json()) as { name: string }).name).toBe('Survives restarts');
-  });
+  }, 120_000);
 
   it('refuses an FSM_SEED that is not valid and says what is wrong', async () => {
     const broken = await startService({ DATA_DIR: dataDir, FSM_SEED: 'package.json' }).catch(

@@ -42,7 +42,8 @@ beforeAll(async () => {
 const nameOf = (ref: string) => ref.split('/').pop() ?? ref;
 
 /** Nouns that end in s in their singular form (a settings singleton is one record). */
-const singularEndingInS = /(Settings|Status|Address)$/;
+/** Singular nouns that end in s: settings, status, address, and the -ness nouns (Readiness). */
+const singularEndingInS = /(Settings|Status|Address|ness)$/;
 
 /**
  * Request bodies that are not a resource's write: the GraphQL query document of GraphQL over
