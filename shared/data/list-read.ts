@@ -223,7 +223,17 @@ export async function listPage<R extends { id: string }>(
     ({ result, total } = served);
   } else {
     const counting = counted && total === undefined;
+    // Segments whose counter of the filter holds no match: their partitions are not walked
+    // (merged in, they only add entries: an area's cases in 3 of 6 statuses).
+    const countedBy = request.countedBy;
+    const empty =
+      where && typeof countedBy === 'string' && !shape.facet && !counted && !request.skipTotal
+        ? shape.segments.filter(
+            (segment) => segment !== undefined && !counters.get(`${segment}#${countedBy}`),
+          )
+        : [];
     result = await walk(spec, request, shape, {
+      ...(empty.length > 0 ? { emptySegments: new Set(empty) } : {}),
       skip,
       size: request.size,
       ...(where ? { where } : {}),

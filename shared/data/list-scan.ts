@@ -83,6 +83,8 @@ export interface WalkOptions {
    * all, instead of looking for one more, and `hasMore` comes from it.
    */
   total?: number;
+  /** Segments whose partitions hold no match (their counters of the filter say 0): not walked. */
+  emptySegments?: ReadonlySet<string | undefined>;
 }
 
 export interface WalkResult {
@@ -105,6 +107,7 @@ function streamsOf<R extends { id: string }>(
   shape: WalkShape<R>,
   sizeOf: (stream: number) => number,
   from: Boundary | undefined,
+  emptySegments: ReadonlySet<string | undefined> = new Set(),
 ) {
   const { pattern, descending } = shape;
   const bounds = request.keyBounds ?? {
@@ -140,16 +143,18 @@ function streamsOf<R extends { id: string }>(
   const index = tableDefinition.indexes.find((candidate) => candidate.name === indexName);
   if (!index) throw new Error(`no index ${indexName}`);
   const partitions = shape.facetValues.flatMap((value) =>
-    walkedSegments.map((segment) =>
-      listKeys.indexPartition(
+    walkedSegments.map((segment) => ({
+      segment,
+      partition: listKeys.indexPartition(
         request.scope,
         spec.name,
         request.facet && value !== undefined ? facetSegment(request.facet.name, value, segment) : segment,
       ),
-    ),
+    })),
   );
-  return partitions.flatMap((partition, stream) =>
-    shape.bySegment && from !== undefined && stream < from.stream
+  // A stream keeps its number (its position among the partitions) when others are left out.
+  return partitions.flatMap(({ segment, partition }, stream) =>
+    (shape.bySegment && from !== undefined && stream < from.stream) || emptySegments.has(segment)
       ? []
       : [
           entriesOf({
@@ -206,7 +211,14 @@ export async function walk<R extends { id: string }>(
     if (!where || walked === 0) return remaining;
     return found === 0 ? undefined : Math.ceil((remaining * walked) / found);
   };
-  const streams = streamsOf(spec, request, shape, (stream) => reads.sizeOf(stream), from);
+  const streams = streamsOf(
+    spec,
+    request,
+    shape,
+    (stream) => reads.sizeOf(stream),
+    from,
+    options.emptySegments,
+  );
   const reads = readSizes({
     streams: streams.length,
     merged: !shape.bySegment,

@@ -82,6 +82,8 @@ const queryArb = fc.record({
   ),
   segments: fc.option(fc.subarray([...statuses], { minLength: 1 }), { nil: undefined }),
   role: fc.option(fc.constantFrom(...roleNames), { nil: undefined }),
+  /** The role filter's total from its counters (as users' lists ask): statuses without one are not walked. */
+  counted: fc.boolean(),
   order: fc.array(
     fc.record({
       field: fc.constantFrom(...fields),
@@ -166,6 +168,7 @@ async function served(workspaceId: string, query: Query) {
     ...(role
       ? { where: (entry) => ((entry.roles as string[]) ?? []).includes(role), filterKey: `role=${role}` }
       : {}),
+    ...(role && query.counted ? { countedBy: `role=${role}` } : {}),
   });
   return { ids: page.items.map((item) => String(item.id)), total: page.total, hasMore: page.hasMore };
 }
