@@ -2,6 +2,9 @@
  * The metrics' lines as CloudWatch reads them (embedded metric format): the namespace, the
  * dimension sets each metric is published under, the units and the values, one line per record.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   httpMetrics,
@@ -18,6 +21,7 @@ import {
   recordStreamReport,
   recordTelemetryReport,
   recordWebhookAttempt,
+  writeMetricsTo,
 } from './metrics.ts';
 
 interface EmfLine {
@@ -221,5 +225,32 @@ describe('Module: metrics', () => {
       '5xx',
       '5xx',
     ]);
+  });
+});
+
+describe('Module: metrics, to a file', () => {
+  it('writes the records to the file together, every one of them by the time it is closed', async () => {
+    // Prepare
+    const dir = await mkdtemp(join(tmpdir(), 'fsm-metrics-'));
+    const path = join(dir, 'metrics.jsonl');
+    await writeMetricsTo(path);
+
+    // Act
+    for (let i = 0; i < 5; i++) recordRequest({ group: 'areas', operation: 'areas.get', status: 200, ms: i });
+    recordTelemetryReport('accepted');
+    await writeMetricsTo(undefined);
+
+    // Assess
+    const written = (await readFile(path, 'utf8')).split('\n').filter(Boolean);
+    expect(written.map((line) => JSON.parse(line)[httpMetrics.latency] ?? 'telemetry')).toEqual([
+      0,
+      1,
+      2,
+      3,
+      4,
+      'telemetry',
+    ]);
+    expect(lines).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
   });
 });
