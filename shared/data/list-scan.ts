@@ -256,8 +256,12 @@ export async function walk<R extends { id: string }>(
     options.total !== undefined && shape.resumable && !counting
       ? Math.min(options.total, skip + size)
       : undefined;
-  if (last !== undefined && last <= start)
-    return { page, matches: start, hasMore: false, boundaries, gaveUp, walked };
+  // Nothing to read (an empty page, `first: 0`, or one past the end): whether matches follow
+  // the page is the total's to say, as at the end of a walk.
+  if (last !== undefined && last <= start) {
+    const hasMore = (options.total ?? 0) > skip + size;
+    return { page, matches: start, hasMore, boundaries, gaveUp, walked };
+  }
   for await (const entry of entries) {
     walked++;
     reads.consumed(entry.stream);
