@@ -45,11 +45,13 @@ export const lambdaBundling = {
    * environment variables, so the SDK's default provider chain is swapped for an env-only one.
    * `semver`, which the X-Ray SDK under Powertools' Tracer requires for one `gte` call on a
    * path this service never takes, is a `gte` of its own (semver-gte.ts): 28 KB less in every
-   * bundle.
+   * bundle. `assert`, which only cls-hooked (the X-Ray SDK's context) requires, for `assert.ok`,
+   * is that check alone (assert-ok.ts): Node's assert module costs ~1 ms of every cold start.
    */
   alias: {
     '@aws-sdk/credential-provider-node': './shared/aws/lambda-credential-provider.ts',
     semver: './shared/observability/semver-gte.ts',
+    assert: './shared/observability/assert-ok.ts',
   },
 } as const;
 
