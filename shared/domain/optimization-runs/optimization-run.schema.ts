@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 import { dateTime } from '../../schema/fields.ts';
+import { horizonRule } from '../../schema/horizon.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery } from '../../schema/query-params.ts';
 import { unassignedReasons } from '../scheduling/unassigned-reasons.ts';
@@ -156,8 +157,6 @@ export const OptimizationRunSchema = z
 export type OptimizationRun = z.infer<typeof OptimizationRunSchema>;
 export type RunResult = z.infer<typeof RunResultSchema>;
 
-const horizonMs = maxHorizonDays * 86_400_000;
-
 /** Ids listed once each (compared case-insensitively); a repeat is 422 at its index. */
 function uniqueIds(max: number, what: string) {
   return z
@@ -212,21 +211,7 @@ export const CreateOptimizationRunSchema = z
         description: `How long the optimizer searches, ${timeLimits.min}..${timeLimits.max} seconds; default ${timeLimits.default}.`,
       }),
   })
-  .check((ctx) => {
-    const { from, to } = ctx.value;
-    if (typeof from !== 'string' || typeof to !== 'string') return;
-    const span = Date.parse(to) - Date.parse(from);
-    if (span <= 0) {
-      ctx.issues.push({ code: 'custom', input: to, path: ['to'], message: 'must be after from' });
-    } else if (span > horizonMs) {
-      ctx.issues.push({
-        code: 'custom',
-        input: to,
-        path: ['to'],
-        message: `must be at most ${maxHorizonDays} days after from`,
-      });
-    }
-  })
+  .check(horizonRule(maxHorizonDays))
   .meta({ id: 'CreateOptimizationRun' });
 
 export type CreateOptimizationRun = z.output<typeof CreateOptimizationRunSchema>;

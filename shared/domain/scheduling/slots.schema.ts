@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { isoDuration } from '../../schema/duration.ts';
 import { dateTime } from '../../schema/fields.ts';
+import { horizonRule } from '../../schema/horizon.ts';
 import { integerParam } from '../../schema/query-params.ts';
 
 /** The bounds of the query (published in the route's description). */
@@ -18,8 +19,6 @@ export const slotLimits = {
   maxItems: 50,
   defaultItems: 10,
 } as const;
-
-const horizonMs = slotLimits.maxHorizonDays * 86_400_000;
 
 export const SlotQuery = z
   .object({
@@ -54,21 +53,7 @@ export const SlotQuery = z
           'the windows a customer picks from, `from`, `from` + slot_length, … up to `to`.',
       }),
   })
-  .check((ctx) => {
-    const { from, to } = ctx.value;
-    if (typeof from !== 'string' || typeof to !== 'string') return;
-    const span = Date.parse(to) - Date.parse(from);
-    if (span <= 0) {
-      ctx.issues.push({ code: 'custom', input: to, path: ['to'], message: 'must be after from' });
-    } else if (span > horizonMs) {
-      ctx.issues.push({
-        code: 'custom',
-        input: to,
-        path: ['to'],
-        message: `must be at most ${slotLimits.maxHorizonDays} days after from`,
-      });
-    }
-  });
+  .check(horizonRule(slotLimits.maxHorizonDays));
 
 export type SlotQueryInput = z.output<typeof SlotQuery>;
 
