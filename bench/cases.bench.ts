@@ -21,10 +21,8 @@ const client = { client_id: 'cases-bench', client_secret: 'cases-bench-secret' }
 const bench = await startSeededService('cases', [{ name: 'Case bench', clients: [client] }]);
 const { service } = bench;
 const { caseList } = await import('../shared/domain/cases/case.list.ts');
-const { workspaceScope } = await import('../shared/data/list-patterns.ts');
-const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { caseStore } = await import('../shared/domain/cases/case.store.ts');
-const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
+const { DirectLoad } = await import('./support/direct-load.ts');
 type Case = import('../shared/domain/cases/case.schema.ts').Case;
 
 const token = () => bench.token(client);
@@ -33,13 +31,11 @@ const statuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELL
 const priorities = ['LOW', 'NORMAL', 'HIGH', 'URGENT'] as const;
 
 async function load(workspaceId: string, count: number): Promise<void> {
-  const scope = workspaceScope(workspaceId);
-  const counters = new Map<string, { key: { pk: string; sk: string }; by: number }>();
+  const load = new DirectLoad<Case>(workspaceId, caseList, 'case', (id) => caseStore.of(workspaceId).key(id));
   for (let start = 0; start < count; start += 5000) {
-    const items = [];
     for (let i = start; i < Math.min(count, start + 5000); i++) {
       const now = new Date(Date.now() - (count - i) * 60_000).toISOString();
-      const record: Case = {
+      load.add({
         id: uuidv7(),
         title: `Case ${i}`,
         status: statuses[i % statuses.length] ?? 'NEW',
@@ -47,26 +43,11 @@ async function load(workspaceId: string, count: number): Promise<void> {
         created_at: now,
         updated_at: now,
         lock_version: 0,
-      } as Case;
-      items.push({
-        key: caseStore.of(workspaceId).key(record.id),
-        entity: 'case',
-        record: indexedItem(caseList, scope, record),
-      });
-      for (const write of listWrites(caseList, scope, undefined, record)) {
-        if (write.kind === 'add') {
-          const id = `${write.key.pk}\u0000${write.key.sk}`;
-          const counter = counters.get(id) ?? { key: write.key, by: 0 };
-          counter.by += write.by;
-          counters.set(id, counter);
-        } else if (write.kind === 'put') {
-          items.push({ key: write.key, entity: write.entity, record: write.record });
-        }
-      }
+      } as Case);
     }
-    await putRecords(items);
+    await load.flush();
   }
-  for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
+  await load.addCounters();
 }
 
 interface Figures {

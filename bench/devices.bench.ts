@@ -57,11 +57,10 @@ const bench = await startSeededService('devices', [
 ]);
 const { service } = bench;
 const { deviceList } = await import('../shared/domain/devices/device.list.ts');
-const { workspaceScope } = await import('../shared/data/list-patterns.ts');
-const { indexedItem, listWrites } = await import('../shared/data/list-index.ts');
 const { keys } = await import('../shared/data/keys.ts');
 const { deviceStore } = await import('../shared/domain/devices/device.store.ts');
-const { incrementCounter, putRecords } = await import('../shared/data/table.ts');
+const { incrementCounter } = await import('../shared/data/table.ts');
+const { DirectLoad } = await import('./support/direct-load.ts');
 const { deviceStateStore, hashSecret, newIntakeSecret } = await import(
   '../shared/domain/devices/device-state.store.ts'
 );
@@ -352,12 +351,12 @@ const expected = { tracking: 0, inBox: 0 };
 
 /** Devices `from`..`to`-1 of the list workspace (natural_id i + 1), 90 % of them located. */
 async function loadDevices(workspaceId: string, from: number, to: number): Promise<void> {
-  const scope = workspaceScope(workspaceId);
+  const load = new DirectLoad<StoredDevice>(workspaceId, deviceList, 'device', (id) =>
+    deviceStore.of(workspaceId).key(id),
+  );
   const secretExpires = new Date(Date.now() + 86_400_000).toISOString();
   for (let start = from; start < to; start += 1000) {
     const end = Math.min(to, start + 1000);
-    const items = [];
-    const counters = new Map<string, { key: { pk: string; sk: string }; by: number }>();
     const located: Array<{ id: string; latitude: number; longitude: number; at: string }> = [];
     for (let i = start; i < end; i++) {
       const kind = kinds[i % kinds.length] as DeviceKind;
@@ -378,21 +377,7 @@ async function loadDevices(workspaceId: string, from: number, to: number): Promi
         lock_version: 0,
       };
       if (kind === 'TRACKING_DEVICE') expected.tracking++;
-      items.push({
-        key: deviceStore.of(workspaceId).key(device.id),
-        entity: 'device',
-        record: indexedItem(deviceList, scope, device),
-      });
-      for (const write of listWrites(deviceList, scope, undefined, device)) {
-        if (write.kind === 'add') {
-          const id = `${write.key.pk}\u0000${write.key.sk}`;
-          const counter = counters.get(id) ?? { key: write.key, by: 0 };
-          counter.by += write.by;
-          counters.set(id, counter);
-        } else if (write.kind === 'put') {
-          items.push({ key: write.key, entity: write.entity, record: write.record });
-        }
-      }
+      load.add(device);
       if (hasLocation) {
         // The how-manieth located device this is (every tenth device has no location).
         const spot = i - Math.floor(i / 10) + 1;
@@ -412,8 +397,8 @@ async function loadDevices(workspaceId: string, from: number, to: number): Promi
         located.push({ id: device.id, latitude, longitude, at: createdAt });
       }
     }
-    await putRecords(items);
-    for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
+    await load.flush();
+    await load.addCounters();
     await pool(located.length, 16, async (j) => {
       const { id, latitude, longitude, at } = located[j] as (typeof located)[number];
       const states = deviceStateStore.of(workspaceId);

@@ -6,7 +6,6 @@
  * service's table first (FSM_DYNAMODB_ENDPOINT, FSM_TABLE_NAME).
  */
 import { v7 as uuidv7 } from 'uuid';
-import { workspaceScope } from '../../shared/data/list-patterns.ts';
 import type { Case } from '../../shared/domain/cases/case.schema.ts';
 
 const statuses = ['NEW', 'SCHEDULED', 'IN_PROGRESS', 'ON_HOLD', 'DONE', 'CANCELLED'] as const;
@@ -23,17 +22,14 @@ export async function loadCases(
   areaOf: (i: number) => string,
 ): Promise<void> {
   const { caseList } = await import('../../shared/domain/cases/case.list.ts');
-  const { indexedItem, listWrites } = await import('../../shared/data/list-index.ts');
   const { caseStore } = await import('../../shared/domain/cases/case.store.ts');
-  const { incrementCounter, putRecords } = await import('../../shared/data/table.ts');
-  const scope = workspaceScope(workspaceId);
-  const counters = new Map<string, { key: { pk: string; sk: string }; by: number }>();
+  const { DirectLoad } = await import('./direct-load.ts');
+  const load = new DirectLoad<Case>(workspaceId, caseList, 'case', (id) => caseStore.of(workspaceId).key(id));
   const base = Date.parse('2026-01-01T00:00:00Z');
   for (let start = from; start < to; start += 1000) {
-    const items = [];
     for (let i = start; i < Math.min(to, start + 1000); i++) {
       const now = new Date(base + i * 60_000).toISOString();
-      const record = {
+      load.add({
         id: uuidv7(),
         title: `Case ${i}`,
         status: statuses[i % statuses.length] ?? 'NEW',
@@ -44,33 +40,10 @@ export async function loadCases(
         created_at: now,
         updated_at: now,
         lock_version: 0,
-      } as Case;
-      items.push({
-        key: caseStore.of(workspaceId).key(record.id),
-        entity: 'case',
-        record: indexedItem(caseList, scope, record),
-      });
-      for (const write of listWrites(caseList, scope, undefined, record)) {
-        if (write.kind === 'add') {
-          const id = `${write.key.pk}\u0000${write.key.sk}`;
-          const counter = counters.get(id) ?? { key: write.key, by: 0 };
-          counter.by += write.by;
-          counters.set(id, counter);
-        } else if (write.kind === 'put') {
-          items.push({ key: write.key, entity: write.entity, record: write.record });
-        }
-      }
+      } as Case);
     }
     // A busy emulator may miss a deadline: the same puts again are harmless.
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await putRecords(items);
-        break;
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-      }
-    }
+    await load.flush(5);
   }
-  for (const { key, by } of counters.values()) await incrementCounter(key, 'counter', 'count', by);
+  await load.addCounters();
 }
