@@ -85,7 +85,7 @@ const server = createServer(limitedServerOptions, async (req, res) => {
       return;
     }
     if (path === readinessPath) {
-      await answerReadiness(res, readiness());
+      await answerReadiness(req, res, readiness);
       return;
     }
     if (path.startsWith('/realms/')) {

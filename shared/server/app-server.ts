@@ -62,7 +62,7 @@ export function createAppServer(options: AppServerOptions): Server {
         return;
       }
       if (options.readiness && path === readinessPath) {
-        await answerReadiness(res, options.readiness());
+        await answerReadiness(req, res, options.readiness);
         return;
       }
       if (options.eventStream?.matches(path)) {

@@ -2,9 +2,10 @@
  * The readiness check: every probe must answer, in time; the answer is reused for a few seconds;
  * a failing probe makes a 503 problem document that names it.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it, vi } from 'vitest';
-import { answerReadiness, readinessCheck } from './readiness.ts';
+import { ProblemError } from '../http/problem.ts';
+import { answerReadiness, type ReadinessReport, readinessCheck } from './readiness.ts';
 
 function fakeResponse() {
   const sent: { status?: number; headers?: Record<string, unknown>; body?: string } = {};
@@ -54,7 +55,7 @@ describe('Module: readiness', () => {
     const { res, sent } = fakeResponse();
 
     // Act
-    await answerReadiness(res, check());
+    await answerReadiness(getRequest('/health/ready'), res, check);
 
     // Assess
     expect(sent.status).toBe(503);
@@ -77,3 +78,35 @@ describe('Module: readiness', () => {
     expect(probe).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('Function: answerReadiness, the request', () => {
+  const ready = async (): Promise<ReadinessReport> => ({ ready: true, checks: { table: 'ok' } });
+
+  it('refuses a query parameter at its pointer, as every operation does', async () => {
+    const { res } = fakeResponse();
+
+    const refused = await answerReadiness(getRequest('/health/ready?verbose=1'), res, ready).catch(
+      (error: unknown) => error,
+    );
+
+    expect(refused).toBeInstanceOf(ProblemError);
+    expect((refused as ProblemError).init.errors?.[0]).toMatchObject({
+      type: 'field-unknown',
+      pointer: '#/query/verbose',
+    });
+  });
+
+  it('answers GET only', async () => {
+    const { res } = fakeResponse();
+
+    const refused = await answerReadiness(getRequest('/health/ready', 'POST'), res, ready).catch(
+      (error: unknown) => error,
+    );
+
+    expect((refused as ProblemError).type).toBe('method-not-allowed');
+  });
+});
+
+function getRequest(url: string, method = 'GET'): IncomingMessage {
+  return { url, method } as IncomingMessage;
+}

@@ -3,8 +3,10 @@
  * needs to serve, run together with a deadline each, the answer kept for a few seconds so a
  * load balancer's checks and curious callers cost the stores one probe per interval.
  */
-import type { ServerResponse } from 'node:http';
-import { ProblemError } from '../http/problem.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProblemError, validationProblem } from '../http/problem.ts';
+import { queryObjectFor } from '../http/query-input.ts';
+import { parseQueryString } from '../http/query-string.ts';
 import { logger } from '../observability/logger.ts';
 import { readinessPath } from '../routes/groups/readiness.routes.ts';
 import { problemOnly, writeResult } from './lambda-http-adapter.ts';
@@ -59,9 +61,29 @@ export function readinessCheck(probes: readonly ReadinessProbe[], options: Readi
   };
 }
 
-/** Answers `GET /health/ready` with a report: 200 when ready, else a 503 naming what failed. */
-export async function answerReadiness(res: ServerResponse, report: Promise<ReadinessReport>): Promise<void> {
-  const { ready, checks } = await report;
+/**
+ * Answers `GET /health/ready` with a report: 200 when ready, else a 503 naming what failed. Like
+ * every operation it takes GET only (405) and no query parameter (422 at `#/query/<name>`), so a
+ * probe misconfigured with parameters is told, not silently answered.
+ */
+export async function answerReadiness(
+  req: IncomingMessage,
+  res: ServerResponse,
+  report: () => Promise<ReadinessReport>,
+): Promise<void> {
+  if ((req.method ?? 'GET') !== 'GET') {
+    throw new ProblemError('method-not-allowed', {
+      detail: `${readinessPath} answers GET only.`,
+      headers: { allow: 'GET' },
+    });
+  }
+  const url = req.url ?? '';
+  const { errors } = queryObjectFor(
+    undefined,
+    parseQueryString(url.includes('?') ? url.slice(url.indexOf('?') + 1) : ''),
+  );
+  if (errors.length > 0) throw validationProblem(errors);
+  const { ready, checks } = await report();
   if (ready) {
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify({ status: 'ready', checks }));

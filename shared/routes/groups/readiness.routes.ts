@@ -29,10 +29,12 @@ export const readinessRoutes = [
       'Answers 200 when this node can serve: the data store answers a read, the work queues (webhook ' +
       'deliveries, optimization runs) answer, and the identity provider holds signing keys to publish. ' +
       'Any of them failing is a 503 service-unavailable whose detail names it. Results are kept for 5 s, so ' +
-      'polling it costs the stores nothing more; `GET /health` checks nothing and stays the liveness check.',
+      'polling it costs the stores nothing more; `GET /health` checks nothing and stays the liveness check. ' +
+      'It takes no query parameter: any is 422 field-unknown at `#/query/<name>`.',
     examples: { response: { status: 'ready', checks: { table: 'ok', queues: 'ok', identity_keys: 'ok' } } },
     tags: ['Platform'],
     auth: 'none',
+    errors: [422],
     success: { status: 200, description: 'Every dependency answered.', schema: ReadinessSchema },
   },
 ] as const satisfies readonly RouteSpec[];
