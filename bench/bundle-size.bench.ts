@@ -26,7 +26,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { bundleFileName, esbuildOptions, functionEntry, repoRoot } from '../lib/bundling.ts';
+import { bundleFileName, esbuildOptions, functionEntry, lambdaBundling, repoRoot } from '../lib/bundling.ts';
+import { scopeSourceMapFile } from '../lib/source-map-scope.ts';
 import { consumerGroupNames } from '../shared/events/consumer-groups.ts';
 import { explainBundle } from './bundle-why.ts';
 
@@ -125,6 +126,8 @@ function coldImportMs(file: string, nodeOptions: string[], env: Record<string, s
 async function measure(name: string, variant: Measurement['variant'], dir: string): Promise<Measurement[]> {
   const outfile = join(dir, name, bundleFileName);
   await build(esbuildOptions(functionEntry(name), outfile, { bundleAwsSdk: variant === 'bundled SDK' }));
+  // As the bundling hook does after esbuild (lib/service-function.ts).
+  if (lambdaBundling.sourceMap) scopeSourceMapFile(`${outfile}.map`);
   const sizeKb = statSync(outfile).size / 1024;
   const environments = deployedEnvironments[name] ?? [{}];
   return environments.map((env) => ({

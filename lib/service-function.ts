@@ -21,7 +21,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { functionTimeoutSeconds } from '../shared/aws/client-deadlines.ts';
 import { tableDefinition } from '../shared/data/table-definition.ts';
-import { lambdaBundling, repoRoot } from './bundling.ts';
+import { bundleFileName, lambdaBundling, repoRoot } from './bundling.ts';
 
 export interface ServiceFunctionProps {
   /** Absolute path of the entry module. */
@@ -92,7 +92,7 @@ export class ServiceFunction extends Construct {
               Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
             )
           : {},
-        ...(props.files ? { commandHooks: copyFiles(props.files) } : {}),
+        commandHooks: afterBundling(props.files ?? {}),
       },
     });
     Validations.of(this.role).acknowledge({
@@ -112,17 +112,29 @@ export class ServiceFunction extends Construct {
   }
 }
 
-/** Bundling hooks that copy `files` into the output folder once esbuild has run. */
-function copyFiles(files: Record<string, readonly string[]>) {
+/**
+ * Bundling hooks run once esbuild has written the bundle: its source map scoped to our own code
+ * (lib/source-map-scope.ts, by the Node that runs this CDK app, which runs TypeScript), then
+ * `files` copied into the output folder.
+ */
+function afterBundling(files: Record<string, readonly string[]>) {
   const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) =>
-      Object.entries(files).flatMap(([folder, sources]) => [
+    afterBundling: (_inputDir: string, outputDir: string) => [
+      ...(lambdaBundling.sourceMap
+        ? [
+            [process.execPath, `${repoRoot}/bin/scope-source-map.ts`, `${outputDir}/${bundleFileName}.map`]
+              .map(quote)
+              .join(' '),
+          ]
+        : []),
+      ...Object.entries(files).flatMap(([folder, sources]) => [
         `mkdir -p ${quote(`${outputDir}/${folder}`)}`,
         ...sources.map((source) => `cp ${quote(source)} ${quote(`${outputDir}/${folder}/`)}`),
       ]),
+    ],
   };
 }
 
