@@ -77,12 +77,16 @@ function commonOptions(options: ClientOptions, configuredEndpoint: () => string 
   };
 }
 
-/** The lean stack, the total deadline where the calls are on a request's path, and tracing. */
+/**
+ * The total deadline where the calls are on a request's path, tracing, and the lean stack (last:
+ * it also takes out what tracing adds to the user-agent string).
+ */
 function finished<
   C extends Parameters<typeof withTotalDeadline>[0] & Parameters<typeof withoutPerCallExtras>[0],
 >(client: C, options: ClientOptions): C {
-  withoutPerCallExtras(client);
-  return traced((options.deadlines ?? 'request') === 'request' ? withTotalDeadline(client) : client);
+  return withoutPerCallExtras(
+    traced((options.deadlines ?? 'request') === 'request' ? withTotalDeadline(client) : client),
+  );
 }
 
 const noEmulator = () => undefined;
