@@ -45,13 +45,14 @@ export const lambdaBundling = {
    * environment variables, so the SDK's default provider chain is swapped for an env-only one.
    * `semver`, which the X-Ray SDK under Powertools' Tracer requires for one `gte` call on a
    * path this service never takes, is a `gte` of its own (semver-gte.ts): 28 KB less in every
-   * bundle. `assert`, which only cls-hooked (the X-Ray SDK's context) requires, for `assert.ok`,
-   * is that check alone (assert-ok.ts): Node's assert module costs ~1 ms of every cold start.
+   * bundle. The X-Ray SDK's context (`cls-hooked/context`) is AsyncLocalStorage
+   * (xray-context.ts): cls-hooked's async hook ran on every promise of every invocation, and it
+   * brought Node's assert module (~1 ms of every cold start) with it.
    */
   alias: {
     '@aws-sdk/credential-provider-node': './shared/aws/lambda-credential-provider.ts',
     semver: './shared/observability/semver-gte.ts',
-    assert: './shared/observability/assert-ok.ts',
+    'cls-hooked/context': './shared/observability/xray-context.ts',
   },
 } as const;
 
