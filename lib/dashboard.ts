@@ -5,7 +5,8 @@
  *
  * - per operation group, the four golden signals: traffic (Requests), errors (5xx, with the
  *   availability objective's rate as a line), latency (p50, p99, with the latency objective) and
- *   saturation (the group function's concurrent executions and throttles);
+ *   saturation (the group function's concurrent executions and throttles), and the DynamoDB
+ *   capacity units each of its operations consumed;
  * - webhook deliveries by outcome, their lag, the delivery queue's oldest message and the
  *   dead-letter queues; the event stream's connections, events sent and the container's health;
  *   optimization runs by outcome and their duration; telemetry reports accepted and refused;
@@ -54,7 +55,7 @@ export interface ServiceDashboardProps {
 }
 
 const period = Duration.minutes(5);
-const width = 8;
+const width = 6;
 const height = 6;
 
 /** The title of an operation group's row: the infra test finds one per group. */
@@ -71,6 +72,16 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       statistic,
       period,
       ...(label ? { label } : {}),
+    });
+  /** One line per operation of `group` (a search: an operation appears once it was called). */
+  const perOperation = (metricName: string, group: string, label: string) =>
+    new MathExpression({
+      expression:
+        `SEARCH('{${metricsNamespace},service,group,operation} MetricName="${metricName}" ` +
+        `service="${props.serviceName}" group="${group}"', 'Sum', ${period.toSeconds()})`,
+      usingMetrics: {},
+      label,
+      period,
     });
   const { slo } = props.settings.alarms;
   const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName });
@@ -122,6 +133,13 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
         title: `${group}: saturation`,
         left: [fn.metric('ConcurrentExecutions', { statistic: Stats.MAXIMUM, period })],
         right: [fn.metricThrottles({ statistic: Stats.SUM, period })],
+        width,
+        height,
+      }),
+      new GraphWidget({
+        title: `${group}: DynamoDB capacity by operation`,
+        left: [perOperation(httpMetrics.readUnits, group, 'read units')],
+        right: [perOperation(httpMetrics.writeUnits, group, 'write units')],
         width,
         height,
       }),

@@ -4,29 +4,17 @@
  * deadlines of ../aws/client-deadlines.ts, so a hanging store answers 503 within seconds
  * (the client is built by ../aws/clients.ts, as every SDK client is).
  *
- * A small middleware counts the calls made inside `countingDynamoCalls` so the local stack can
- * report what a request cost; outside such a scope it does nothing but one lookup.
+ * A small middleware adds each call, with the capacity units DynamoDB reports for it, to the cost
+ * scopes it runs in (call-cost.ts: the HTTP kernel's per request, the local stack's per
+ * invocation); outside any scope it does nothing but one lookup.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
+import { activeCallCost, type CallCost } from './call-cost.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
-/** What the calls of one scope cost: calls by command, and the capacity units DynamoDB reported. */
-export interface CallCost {
-  calls: Map<string, number>;
-  readUnits: number;
-  writeUnits: number;
-  /** Milliseconds with at least one call in flight (parallel calls count once). */
-  waitMs: number;
-  /** Calls in flight now, and since when one was. */
-  inFlight?: number;
-  busySince?: number;
-}
-
-const callScope = new AsyncLocalStorage<CallCost>();
 const writeCommands = new Set([
   'PutItem',
   'UpdateItem',
@@ -44,6 +32,18 @@ function capacityUnits(consumed: unknown): number {
   );
 }
 
+function callStarted(scope: CallCost, name: string): void {
+  scope.calls.set(name, (scope.calls.get(name) ?? 0) + 1);
+  scope.inFlight = (scope.inFlight ?? 0) + 1;
+  if (scope.inFlight === 1) scope.busySince = performance.now();
+}
+
+function callEnded(scope: CallCost, write: boolean, units: number): void {
+  if (--(scope.inFlight as number) === 0) scope.waitMs += performance.now() - (scope.busySince ?? 0);
+  if (write) scope.writeUnits += units;
+  else scope.readUnits += units;
+}
+
 export function dynamo(): DynamoDBDocumentClient {
   if (documentClient) return documentClient;
   // Built by ../aws/clients.ts: the emulator or AWS, the deadlines, the lean middleware stack
@@ -51,24 +51,22 @@ export function dynamo(): DynamoDBDocumentClient {
   const client = dynamoDbClient();
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const scoped = callScope.getStore();
+      const scoped = activeCallCost();
       if (!scoped) return next(args);
       const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
-      scoped.calls.set(name, (scoped.calls.get(name) ?? 0) + 1);
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
-      scoped.inFlight = (scoped.inFlight ?? 0) + 1;
-      if (scoped.inFlight === 1) scoped.busySince = performance.now();
-      let result: Awaited<ReturnType<typeof next>>;
+      for (let scope: CallCost | undefined = scoped; scope; scope = scope.parent) callStarted(scope, name);
+      let result: Awaited<ReturnType<typeof next>> | undefined;
       try {
         result = await next(args);
+        return result;
       } finally {
-        if (--scoped.inFlight === 0) scoped.waitMs += performance.now() - (scoped.busySince ?? 0);
+        const units = capacityUnits((result?.output as { ConsumedCapacity?: unknown })?.ConsumedCapacity);
+        for (let scope: CallCost | undefined = scoped; scope; scope = scope.parent) {
+          callEnded(scope, writeCommands.has(name), units);
+        }
       }
-      const units = capacityUnits((result.output as { ConsumedCapacity?: unknown }).ConsumedCapacity);
-      if (writeCommands.has(name)) scoped.writeUnits += units;
-      else scoped.readUnits += units;
-      return result;
     },
     { step: 'initialize', name: 'fsmCallCounter' },
   );
@@ -80,17 +78,6 @@ export function dynamo(): DynamoDBDocumentClient {
 
 export function tableName(): string {
   return config().tableName;
-}
-
-/**
- * Run `work` and count the DynamoDB calls made on its behalf (and only those, even while other
- * requests run concurrently) with the capacity units they consumed: how the local stack
- * reports what one request cost.
- */
-export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ result: T } & CallCost> {
-  const cost: CallCost = { calls: new Map(), readUnits: 0, writeUnits: 0, waitMs: 0 };
-  const result = await callScope.run(cost, work);
-  return { result, ...cost };
 }
 
 /** Drop the client (the local stack calls this after it has pointed the environment at the emulator). */

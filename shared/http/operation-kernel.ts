@@ -15,6 +15,7 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
+import { type CallCost, callCount, enterCallCost } from '../data/call-cost.ts';
 import { lambdaObservability } from '../observability/lambda-observability.ts';
 import { enterLogContext, type LogContext, logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
@@ -58,6 +59,8 @@ export type GroupImplementation<R extends RouteSpec> = {
 interface KernelState {
   /** performance.now() when the request entered the kernel, for its log line. */
   startedAt: number;
+  /** The DynamoDB calls made for this request, with their capacity units (log line, metrics). */
+  callCost?: CallCost;
   requestId: string;
   correlationId: string;
   route?: RouteSpec;
@@ -162,20 +165,33 @@ function refuseUnexpectedBody(event: ApiEvent): void {
 
 /**
  * One line per request at info: what an operator scans first (method, route template, status,
- * duration); request-id, correlation-id and operation id come from the log context. And its
- * metrics (requests, errors, latency by group, operation and status class; metrics.ts), for a
- * request a route of the table served.
+ * duration, and what it cost DynamoDB when it called it); request-id, correlation-id and
+ * operation id come from the log context. And its metrics (requests, errors, latency, DynamoDB
+ * capacity units by group, operation and status class; metrics.ts), for a request a route of
+ * the table served.
  */
 function logRequest(event: ApiEvent, state: KernelState, status: number | undefined): void {
   const ms = Math.round((performance.now() - state.startedAt) * 10) / 10;
+  const cost = state.callCost;
+  const calls = cost ? callCount(cost) : 0;
   logger.info('request', {
     method: event.requestContext?.http?.method ?? event.routeKey.split(' ')[0],
     route: state.route?.path ?? event.rawPath,
     status,
     ms,
+    ...(cost && calls > 0
+      ? { dynamodb: { calls, readUnits: cost.readUnits, writeUnits: cost.writeUnits } }
+      : {}),
   });
   if (state.route && status !== undefined) {
-    recordRequest({ group: state.route.group, operation: state.route.operationId, status, ms });
+    recordRequest({
+      group: state.route.group,
+      operation: state.route.operationId,
+      status,
+      ms,
+      readUnits: cost?.readUnits ?? 0,
+      writeUnits: cost?.writeUnits ?? 0,
+    });
   }
 }
 
@@ -234,7 +250,12 @@ export function createKernelHandler<R extends RouteSpec>(
         usableCorrelationId(
           header(request.event, 'correlation-id') || header(request.event, 'x-correlation-id'),
         ) ?? requestId;
-      request.context.fsm = { startedAt: performance.now(), requestId, correlationId };
+      request.context.fsm = {
+        startedAt: performance.now(),
+        requestId,
+        correlationId,
+        callCost: enterCallCost(),
+      };
       const logContext: LogContext = { requestId, correlationId };
       enterLogContext(logContext);
       const route = byRouteKey.get(request.event.routeKey);

@@ -17,11 +17,16 @@ export function serviceNameOf(environment: string): string {
  * One request through the HTTP kernel. Dimension sets: [service, group], [service, group,
  * operation] and [service, group, operation, statusClass]. `Errors` counts 5xx answers only (a
  * 4xx is the caller's mistake, not an outage); 4xx show as Requests of statusClass 4xx.
+ * `DynamoDBReadUnits` / `DynamoDBWriteUnits`: the capacity units DynamoDB reported for the
+ * request's calls (ReturnConsumedCapacity TOTAL; 0 for a request that made none), so the Sum per
+ * operation is what each operation costs the table.
  */
 export const httpMetrics = {
   requests: 'Requests',
   errors: 'Errors',
   latency: 'Latency',
+  readUnits: 'DynamoDBReadUnits',
+  writeUnits: 'DynamoDBWriteUnits',
 } as const;
 
 /**

@@ -28,6 +28,8 @@ function tally<K>(into: Map<K, number[]>, key: K, value: number): void {
 export function summarizeMetrics(lines: readonly Line[]): string {
   const operations = new Map<string, number[]>();
   const errors = new Map<string, number>();
+  /** DynamoDB capacity units of an operation's requests, summed: [read, write]. */
+  const units = new Map<string, [number, number]>();
   const counts = new Map<string, number[]>();
   let stream = { connections: 0, opened: 0, eventsSent: 0 };
   for (const line of lines) {
@@ -35,6 +37,11 @@ export function summarizeMetrics(lines: readonly Line[]): string {
       const key = String(line.operation);
       tally(operations, key, Number(line[httpMetrics.latency]));
       errors.set(key, (errors.get(key) ?? 0) + Number(line[httpMetrics.errors] ?? 0));
+      const [read, write] = units.get(key) ?? [0, 0];
+      units.set(key, [
+        read + Number(line[httpMetrics.readUnits] ?? 0),
+        write + Number(line[httpMetrics.writeUnits] ?? 0),
+      ]);
     }
     for (const name of [webhookMetrics.deliveries, optimizerMetrics.runs, telemetryMetrics.reports]) {
       if (typeof line[name] === 'number') tally(counts, `${name} ${String(line.outcome)}`, 1);
@@ -55,7 +62,8 @@ export function summarizeMetrics(lines: readonly Line[]): string {
     .map(
       ([operation, ms]) =>
         `${operation.padEnd(40)} ${String(ms.length).padStart(7)} ${String(errors.get(operation) ?? 0).padStart(6)} ` +
-        `${percentile(ms, 0.5).toFixed(1).padStart(8)} ${percentile(ms, 0.99).toFixed(1).padStart(8)}`,
+        `${percentile(ms, 0.5).toFixed(1).padStart(8)} ${percentile(ms, 0.99).toFixed(1).padStart(8)} ` +
+        `${(units.get(operation)?.[0] ?? 0).toFixed(1).padStart(9)} ${(units.get(operation)?.[1] ?? 0).toFixed(1).padStart(9)}`,
     );
   const others = [...counts].map(([name, values]) =>
     name.endsWith(' ms')
@@ -63,7 +71,8 @@ export function summarizeMetrics(lines: readonly Line[]): string {
       : `${name.padEnd(40)} ${values.length}`,
   );
   return [
-    `${'operation (top 15 by requests)'.padEnd(40)} ${'requests'.padStart(7)} ${'5xx'.padStart(6)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
+    `${'operation (top 15 by requests)'.padEnd(40)} ${'requests'.padStart(7)} ${'5xx'.padStart(6)} ` +
+      `${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'read RU'.padStart(9)} ${'write WU'.padStart(9)}`,
     ...rows,
     '',
     ...others,

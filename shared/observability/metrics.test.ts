@@ -69,7 +69,14 @@ describe('Module: metrics', () => {
       { status: 503, statusClass: '5xx', errors: 1 },
     ])('counts a $status answer as one request of class $statusClass with $errors errors', (c) => {
       // Act
-      recordRequest({ group: 'areas', operation: 'areas.get', status: c.status, ms: 3.25 });
+      recordRequest({
+        group: 'areas',
+        operation: 'areas.get',
+        status: c.status,
+        ms: 3.25,
+        readUnits: 1.5,
+        writeUnits: 0,
+      });
 
       // Assess
       const line = only();
@@ -83,6 +90,8 @@ describe('Module: metrics', () => {
         { Name: httpMetrics.requests, Unit: 'Count' },
         { Name: httpMetrics.errors, Unit: 'Count' },
         { Name: httpMetrics.latency, Unit: 'Milliseconds' },
+        { Name: httpMetrics.readUnits, Unit: 'Count' },
+        { Name: httpMetrics.writeUnits, Unit: 'Count' },
       ]);
       expect(line).toMatchObject({
         service: expect.any(String),
@@ -92,13 +101,29 @@ describe('Module: metrics', () => {
         [httpMetrics.requests]: 1,
         [httpMetrics.errors]: c.errors,
         [httpMetrics.latency]: 3.25,
+        [httpMetrics.readUnits]: 1.5,
+        [httpMetrics.writeUnits]: 0,
       });
     });
 
     it('writes one line per request, each with only its own dimensions', () => {
       // Act
-      recordRequest({ group: 'areas', operation: 'areas.get', status: 200, ms: 1 });
-      recordRequest({ group: 'cases', operation: 'cases.create', status: 201, ms: 2 });
+      recordRequest({
+        group: 'areas',
+        operation: 'areas.get',
+        status: 200,
+        ms: 1,
+        readUnits: 0,
+        writeUnits: 0,
+      });
+      recordRequest({
+        group: 'cases',
+        operation: 'cases.create',
+        status: 201,
+        ms: 2,
+        readUnits: 0,
+        writeUnits: 0,
+      });
 
       // Assess
       expect(lines.map((line) => [line.group, line.operation, line[httpMetrics.requests]])).toEqual([
@@ -110,13 +135,41 @@ describe('Module: metrics', () => {
     it('writes a request of a kind already seen with its own values and time, the same shape', () => {
       // Arrange
       vi.useFakeTimers({ now: 1_700_000_000_000 });
-      recordRequest({ group: 'tags', operation: 'tags.get', status: 200, ms: 1 });
+      recordRequest({
+        group: 'tags',
+        operation: 'tags.get',
+        status: 200,
+        ms: 1,
+        readUnits: 0,
+        writeUnits: 0,
+      });
 
       // Act
       vi.setSystemTime(1_700_000_060_000);
-      recordRequest({ group: 'tags', operation: 'tags.get', status: 200, ms: 7.5 });
-      recordRequest({ group: 'tags', operation: 'tags.get', status: 500, ms: 9 });
-      recordRequest({ group: 'tags', operation: 'tags.get', status: 503, ms: 4 });
+      recordRequest({
+        group: 'tags',
+        operation: 'tags.get',
+        status: 200,
+        ms: 7.5,
+        readUnits: 0,
+        writeUnits: 0,
+      });
+      recordRequest({
+        group: 'tags',
+        operation: 'tags.get',
+        status: 500,
+        ms: 9,
+        readUnits: 2,
+        writeUnits: 3,
+      });
+      recordRequest({
+        group: 'tags',
+        operation: 'tags.get',
+        status: 503,
+        ms: 4,
+        readUnits: 0,
+        writeUnits: 0,
+      });
       vi.useRealTimers();
 
       // Assess
@@ -133,12 +186,14 @@ describe('Module: metrics', () => {
           line[httpMetrics.requests],
           line[httpMetrics.errors],
           line[httpMetrics.latency],
+          line[httpMetrics.readUnits],
+          line[httpMetrics.writeUnits],
         ]),
       ).toEqual([
-        ['2xx', 1, 0, 1],
-        ['2xx', 1, 0, 7.5],
-        ['5xx', 1, 1, 9],
-        ['5xx', 1, 1, 4],
+        ['2xx', 1, 0, 1, 0, 0],
+        ['2xx', 1, 0, 7.5, 0, 0],
+        ['5xx', 1, 1, 9, 2, 3],
+        ['5xx', 1, 1, 4, 0, 0],
       ]);
     });
   });
@@ -236,7 +291,15 @@ describe('Module: metrics, to a file', () => {
     await writeMetricsTo(path);
 
     // Act
-    for (let i = 0; i < 5; i++) recordRequest({ group: 'areas', operation: 'areas.get', status: 200, ms: i });
+    for (let i = 0; i < 5; i++)
+      recordRequest({
+        group: 'areas',
+        operation: 'areas.get',
+        status: 200,
+        ms: i,
+        readUnits: 0,
+        writeUnits: 0,
+      });
     recordTelemetryReport('accepted');
     await writeMetricsTo(undefined);
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
 import { functionTimeoutSeconds } from '../aws/client-deadlines.ts';
-import { countingDynamoCalls } from '../data/client.ts';
+import { countingDynamoCalls } from '../data/call-cost.ts';
 import type { ApiEvent, ApiHandler, ApiResult } from '../http/api-gateway.ts';
 import { payloadTooLarge, requestLimits } from '../http/limits.ts';
 import { ProblemError } from '../http/problem.ts';

@@ -82,6 +82,12 @@ describe('Stack: service > dashboard', () => {
     for (const group of operationGroups) {
       expect(body, group).toContain(JSON.stringify(groupRowTitle(group)).slice(1, -1));
       expect(body, group).toContain(`${group}: latency`);
+      expect(body, group).toContain(`${group}: DynamoDB capacity by operation`);
+      expect(body, group).toMatch(
+        new RegExp(
+          `SEARCH\\('[^']*MetricName=\\W+DynamoDBReadUnits\\W+service=\\W+fsm-staging\\W+group=\\W+${group}\\W`,
+        ),
+      );
     }
   });
 });

@@ -1,0 +1,62 @@
+/**
+ * What the DynamoDB calls made on behalf of a piece of work cost: calls by command, the capacity
+ * units DynamoDB reported, the time spent waiting. The client's middleware (client.ts) adds each
+ * call to the scopes it runs in; the HTTP kernel opens one per request (its metrics and log line
+ * carry the units per operation), the local stack one around a whole invocation when it reports
+ * calls in headers. No SDK import here: the kernel of every group, the platform one too, opens
+ * a scope without bundling a DynamoDB client.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What the calls of one scope cost: calls by command, and the capacity units DynamoDB reported. */
+export interface CallCost {
+  calls: Map<string, number>;
+  readUnits: number;
+  writeUnits: number;
+  /** Milliseconds with at least one call in flight (parallel calls count once). */
+  waitMs: number;
+  /** Calls in flight now, and since when one was. */
+  inFlight?: number;
+  busySince?: number;
+  /** The scope this one was opened in: a call counts in both. */
+  parent?: CallCost;
+}
+
+const callScope = new AsyncLocalStorage<CallCost>();
+
+function newCallCost(parent?: CallCost): CallCost {
+  return { calls: new Map(), readUnits: 0, writeUnits: 0, waitMs: 0, ...(parent ? { parent } : {}) };
+}
+
+/** The scope a call made now counts in (with its parents), if any. */
+export function activeCallCost(): CallCost | undefined {
+  return callScope.getStore();
+}
+
+/**
+ * Opens a scope for the rest of the current asynchronous execution (the HTTP kernel, as a
+ * request starts; a scope already open, the local stack's, still sees the calls).
+ */
+export function enterCallCost(): CallCost {
+  const cost = newCallCost(callScope.getStore());
+  callScope.enterWith(cost);
+  return cost;
+}
+
+/**
+ * Run `work` and count the DynamoDB calls made on its behalf (and only those, even while other
+ * requests run concurrently) with the capacity units they consumed: how the local stack
+ * reports what one request cost.
+ */
+export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ result: T } & CallCost> {
+  const cost = newCallCost(callScope.getStore());
+  const result = await callScope.run(cost, work);
+  return { result, ...cost };
+}
+
+/** The total number of calls of a scope. */
+export function callCount(cost: CallCost): number {
+  let total = 0;
+  for (const count of cost.calls.values()) total += count;
+  return total;
+}
