@@ -258,6 +258,19 @@ describe('Module: metrics', () => {
         [optimizerMetrics.duration]: 10_500,
       });
     });
+
+    it('counts a run cancelled while it waited without a duration', () => {
+      // Act
+      recordOptimizationRun({ outcome: 'cancelled' });
+
+      // Assess
+      const line = only();
+      expect(line).toMatchObject({ outcome: 'cancelled', [optimizerMetrics.runs]: 1 });
+      expect(line).not.toHaveProperty(optimizerMetrics.duration);
+      expect(directive(line).Metrics.map((metric: { Name: string }) => metric.Name)).toEqual([
+        optimizerMetrics.runs,
+      ]);
+    });
   });
 
   describe('Method: recordTelemetryReport', () => {

@@ -182,12 +182,17 @@ export function recordStreamReport(report: { connections: number; opened: number
   });
 }
 
-/** One optimization run that ended, and how long it took from being taken up. */
-export function recordOptimizationRun(run: { outcome: OptimizationOutcome; durationMs: number }) {
+/**
+ * One optimization run that ended, and how long it took from being taken up by the solver (none
+ * for a run cancelled while it waited).
+ */
+export function recordOptimizationRun(run: { outcome: OptimizationOutcome; durationMs?: number }) {
   emit((m) => {
     m.addDimensions({ outcome: run.outcome });
     m.addMetric(optimizerMetrics.runs, MetricUnit.Count, 1);
-    m.addMetric(optimizerMetrics.duration, MetricUnit.Milliseconds, Math.max(0, run.durationMs));
+    if (run.durationMs !== undefined) {
+      m.addMetric(optimizerMetrics.duration, MetricUnit.Milliseconds, Math.max(0, run.durationMs));
+    }
   });
 }
 

@@ -7,6 +7,8 @@
  * default selection of one test never meets another test's cases.
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { EventSource } from 'eventsource';
@@ -38,6 +40,14 @@ const near = (dLat: number, dLon: number) => ({
   longitude: depot.longitude + dLon,
 });
 const opened: EventSource[] = [];
+
+/** OptimizationRuns metric lines of outcome cancelled the service has written so far. */
+async function cancelledRunsCounted(): Promise<number> {
+  const text = await readFile(join(inject('dataDir'), 'metrics.jsonl'), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.includes('"OptimizationRuns":1') && line.includes('"outcome":"cancelled"')).length;
+}
 
 beforeAll(async () => {
   [admin, dispatcher, technician, beta] = await Promise.all([
@@ -455,6 +465,7 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
   }, 40_000);
 
   it('cancels a QUEUED or RUNNING run, keeps it CANCELLED, and refuses to cancel a finished one', async () => {
+    const cancelledBefore = await cancelledRunsCounted();
     const day = freshDay();
     const shift = await createShift(people.electrician, day);
     const work = await createCase(day);
@@ -481,6 +492,8 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
     expect(later.body.result).toBeUndefined();
     expect(tooLate.status).toBe(409);
     expect(tooLate.body.data).toEqual({ reason: 'run_finished', status: done.status });
+    // The operator's OptimizationRuns metric counts it (by the move that ended it).
+    expect(await cancelledRunsCounted()).toBeGreaterThan(cancelledBefore);
   }, 40_000);
 
   it('reads a run left RUNNING past its time limit as FAILED (SOLVER_STOPPED), not stuck', async () => {

@@ -10,6 +10,9 @@
  * answers undefined when the run is not in a state it moves from, and nothing is written. A
  * version conflict (someone moved it in between) reads again. The solver's moves carry actor
  * SYSTEM; a cancel carries its caller.
+ *
+ * The move that ends a run counts it in the OptimizationRuns metric by outcome, once: whichever
+ * mover won (a solver's success after a cancel moves nothing and counts nothing).
  */
 import { DataError } from '../../data/data-error.ts';
 import type { StoreScope } from '../../data/resource-store.ts';
@@ -17,6 +20,7 @@ import type { TableWrite } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { systemEvent } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
+import { recordOptimizationRun } from '../../observability/metrics.ts';
 import type { RunPlan, RunRecord, RunSummary } from './optimization-run.record.ts';
 import { runEventObject, runResource } from './optimization-run.representation.ts';
 import { planCreate, runStore } from './optimization-run.store.ts';
@@ -49,6 +53,7 @@ export async function moveRun(scope: StoreScope, id: string, move: Move): Promis
     const next: RunRecord = { ...proposed, lock_version: current.lock_version + 1, updated_at: now };
     try {
       await store.replace(next, current, move.event(next), move.extra?.(next) ?? []);
+      countIfEnded(next);
       return { run: next, moved: true };
     } catch (error) {
       if (error instanceof DataError && error.code === 'version-conflict') continue;
@@ -56,6 +61,20 @@ export async function moveRun(scope: StoreScope, id: string, move: Move): Promis
     }
   }
   throw new OptimizationRunError('conflict', { detail: 'The run kept changing; retry.' });
+}
+
+const outcomes = { SUCCEEDED: 'succeeded', FAILED: 'failed', CANCELLED: 'cancelled' } as const;
+
+/** A run that just ended, in the metrics: its outcome, and its time since the solver took it. */
+function countIfEnded(run: RunRecord): void {
+  const outcome = outcomes[run.status as keyof typeof outcomes];
+  if (!outcome) return;
+  const started = run.started_at ? Date.parse(run.started_at) : Number.NaN;
+  const finished = run.finished_at ? Date.parse(run.finished_at) : Number.NaN;
+  recordOptimizationRun({
+    outcome,
+    ...(Number.isFinite(started) && Number.isFinite(finished) ? { durationMs: finished - started } : {}),
+  });
 }
 
 /** An event of the solver (actor SYSTEM). */

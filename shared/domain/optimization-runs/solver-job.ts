@@ -14,7 +14,6 @@
  * - Any failure on the way fails the run with its reason; the message is then settled. Only
  *   when the run cannot be written at all does the call reject (the queue hands it out again).
  */
-import { recordOptimizationRun } from '../../observability/metrics.ts';
 import { placesOf, toVroomInput } from '../scheduling/planning-problem.ts';
 import { toPlanResult, type VroomAnswer } from '../scheduling/planning-result.ts';
 import type { TravelPort } from '../scheduling/travel.ts';
@@ -106,17 +105,14 @@ export async function processSolverMessage(
     travel.model === 'amazon-location' ? 'amazon-location' : 'great-circle',
   );
   if (!moved || !taken) return;
-  const startedAt = performance.now();
   try {
     const plan = await planRun(workspaceId, taken, travel, ports.solver);
     await succeedRun(workspaceId, runId, receipt.messageId, plan.summary, plan.plan);
-    recordOptimizationRun({ outcome: 'succeeded', durationMs: performance.now() - startedAt });
   } catch (error) {
     const failure = failureOf(error);
     if (failure.code === 'INTERNAL_ERROR')
       ports.log('optimization run failed', { runId, error: String(error) });
     await failRun(workspaceId, runId, failure, (current) => current.solver_message_id === receipt.messageId);
-    recordOptimizationRun({ outcome: 'failed', durationMs: performance.now() - startedAt });
   }
 }
 
