@@ -4,7 +4,11 @@
  * the solver function (functions/optimizer-worker/handler.ts) or, locally, the queue poller.
  * FSM_SOLVER_QUEUE_URL names it (the CDK stack and the local stack set it).
  */
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SolverMessage } from '../domain/optimization-runs/solver-dispatch.consumer.ts';
 import { sqsClient } from './clients.ts';
 
@@ -16,6 +20,21 @@ function queueUrl(): string {
   return url;
 }
 
+/**
+ * The batch entries of `messages`: the body without the trace, which travels as the message's
+ * AWSTraceHeader, so the solver function's invocation belongs to the trace of the request that
+ * created the run (as webhook deliveries do: shared/webhooks/delivery-queue.ts).
+ */
+export function solverEntries(messages: readonly SolverMessage[]): SendMessageBatchRequestEntry[] {
+  return messages.map(({ trace, ...body }, i) => ({
+    Id: String(i),
+    MessageBody: JSON.stringify(body),
+    ...(trace
+      ? { MessageSystemAttributes: { AWSTraceHeader: { DataType: 'String', StringValue: trace } } }
+      : {}),
+  }));
+}
+
 /** Sends the messages, 10 per SendMessageBatch call. */
 export async function enqueueSolverRuns(messages: readonly SolverMessage[]): Promise<void> {
   client ??= sqsClient();
@@ -24,7 +43,7 @@ export async function enqueueSolverRuns(messages: readonly SolverMessage[]): Pro
     const { Failed } = await client.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl(),
-        Entries: chunk.map((message, i) => ({ Id: String(i), MessageBody: JSON.stringify(message) })),
+        Entries: solverEntries(chunk),
       }),
     );
     if (Failed?.length)

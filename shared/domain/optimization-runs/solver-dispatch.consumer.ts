@@ -13,6 +13,11 @@ export interface SolverMessage {
   v: 1;
   workspace_id: string;
   run_id: string;
+  /**
+   * The X-Ray trace header of the request that created the run (the event's), sent as SQS's
+   * AWSTraceHeader rather than in the body: the solver's invocation joins that trace.
+   */
+  trace?: string;
 }
 
 export function solverDispatcher(
@@ -23,7 +28,14 @@ export function solverDispatcher(
     async handleBatch(events: readonly DomainEvent[]) {
       const messages = events
         .filter((event) => event.type === 'optimization_run.created')
-        .map((event) => ({ v: 1 as const, workspace_id: event.workspace_id, run_id: event.resource.id }));
+        .map(
+          (event): SolverMessage => ({
+            v: 1,
+            workspace_id: event.workspace_id,
+            run_id: event.resource.id,
+            ...(event.trace ? { trace: event.trace } : {}),
+          }),
+        );
       if (messages.length > 0) await enqueue(messages);
     },
   };
