@@ -1,8 +1,13 @@
 /**
  * Service level objectives per operation group, and alarms on how fast each burns its error
- * budget (the multiwindow burn rates of Google's SRE workbook, long windows only): an alarm fires
- * when the last hour spent the budget 14.4 times as fast as 30 days allow (2 % of the month's
- * budget in an hour: page), or the last 6 hours 6 times as fast (5 % in 6 hours: ticket).
+ * budget (the multiwindow, multi-burn-rate alerts of Google's SRE workbook): an alarm fires when
+ * the last hour spent the budget 14.4 times as fast as 30 days allow (2 % of the month's budget
+ * in an hour: page), or the last 6 hours 6 times as fast (5 % in 6 hours: ticket). With
+ * `shortWindows` (staging, prod) each also needs its short window, the last 5 minutes (30 for
+ * the 6 hours), burning as fast: a composite alarm of the two, so the alarm starts while the
+ * problem is still happening and ends minutes after it stops, not an hour later. The short
+ * window asks for at least one request (it says whether the problem goes on), the long one for
+ * `minimumRequests`.
  *
  * - availability: the share of requests answered without a 5xx (Errors / Requests);
  * - latency: the share answered within `latencyMs`, read as the Latency metric's percentile rank
@@ -14,7 +19,11 @@
 import { Duration } from 'aws-cdk-lib';
 import {
   Alarm,
+  AlarmRule,
+  AlarmState,
   ComparisonOperator,
+  CompositeAlarm,
+  type IAlarm,
   MathExpression,
   Metric,
   Stats,
@@ -27,8 +36,8 @@ import { httpMetrics, metricsNamespace } from '../shared/observability/metric-na
 import type { EnvironmentSettings } from './environments.ts';
 
 export const burnWindows = [
-  { name: 'Fast', window: Duration.hours(1), burnRate: 14.4 },
-  { name: 'Slow', window: Duration.hours(6), burnRate: 6 },
+  { name: 'Fast', window: Duration.hours(1), shortWindow: Duration.minutes(5), burnRate: 14.4 },
+  { name: 'Slow', window: Duration.hours(6), shortWindow: Duration.minutes(30), burnRate: 6 },
 ] as const;
 
 export const minimumRequests = 20;
@@ -42,75 +51,120 @@ export interface SloAlarmsProps {
   topic: ITopic;
 }
 
+/** One objective's burn rate over a window: the expression and what it is called. */
+interface BurnExpression {
+  objective: 'Availability' | 'Latency';
+  expression: ConstructorParameters<typeof MathExpression>[0];
+}
+
 export class SloAlarms extends Construct {
-  readonly alarms: Alarm[] = [];
+  /** What notifies: per group, objective and window pair, one alarm (or composite alarm). */
+  readonly alarms: IAlarm[] = [];
 
   constructor(scope: Construct, id: string, props: SloAlarmsProps) {
     super(scope, id);
     const { slo } = props.settings.alarms;
     const action = new SnsAction(props.topic);
     for (const group of props.groups) {
-      for (const { name, window, burnRate } of burnWindows) {
-        const metric = (metricName: string, statistic: string) =>
-          new Metric({
-            namespace: metricsNamespace,
-            metricName,
-            dimensionsMap: { service: props.serviceName, group },
-            statistic,
-            period: window,
-          });
-        const requests = metric(httpMetrics.requests, Stats.SUM);
+      for (const { name, window, shortWindow, burnRate } of burnWindows) {
         const hours = window.toHours();
-        this.add(
-          action,
-          `${group}-Availability-${name}Burn`,
-          {
-            expression: `IF(requests >= ${minimumRequests}, (errors / requests) / ${round(1 - slo.availability)}, 0)`,
-            usingMetrics: { requests, errors: metric(httpMetrics.errors, Stats.SUM) },
-            label: `${group}: availability budget burn rate (${hours} h)`,
-            period: window,
-          },
-          burnRate,
-          `Operation group ${group} answers 5xx ${burnRate}x as often as its ${percent(slo.availability)} availability objective allows, over the last ${hours} h (docs/operations.md#slo-burn).`,
-        );
-        this.add(
-          action,
-          `${group}-Latency-${name}Burn`,
-          {
-            expression: `IF(requests >= ${minimumRequests}, ((100 - within) / 100) / ${round(1 - slo.latencyShare)}, 0)`,
-            usingMetrics: {
-              requests,
-              within: metric(httpMetrics.latency, Stats.percentileRank(0, slo.latencyMs)),
-            },
-            label: `${group}: latency budget burn rate (${hours} h)`,
-            period: window,
-          },
-          burnRate,
-          `Operation group ${group} answers slower than ${slo.latencyMs} ms ${burnRate}x as often as its objective (${percent(slo.latencyShare)} within) allows, over the last ${hours} h (docs/operations.md#slo-burn).`,
-        );
+        const descriptions = {
+          Availability: `Operation group ${group} answers 5xx ${burnRate}x as often as its ${percent(slo.availability)} availability objective allows, over the last ${hours} h${slo.shortWindows ? ` and the last ${shortWindow.toMinutes()} min` : ''} (docs/operations.md#slo-burn).`,
+          Latency: `Operation group ${group} answers slower than ${slo.latencyMs} ms ${burnRate}x as often as its objective (${percent(slo.latencyShare)} within) allows, over the last ${hours} h${slo.shortWindows ? ` and the last ${shortWindow.toMinutes()} min` : ''} (docs/operations.md#slo-burn).`,
+        };
+        const long = burnExpressions(group, window, minimumRequests, props.serviceName, slo);
+        const short = slo.shortWindows
+          ? burnExpressions(group, shortWindow, 1, props.serviceName, slo)
+          : undefined;
+        for (const [index, burn] of long.entries()) {
+          const alarmName = `${group}-${burn.objective}-${name}Burn`;
+          const shortBurn = short?.[index];
+          if (!shortBurn) {
+            this.notify(action, this.burnAlarm(alarmName, burn, burnRate, descriptions[burn.objective]));
+            continue;
+          }
+          const longAlarm = this.burnAlarm(`${alarmName}-Long`, burn, burnRate, descriptions[burn.objective]);
+          const shortAlarm = this.burnAlarm(
+            `${alarmName}-Short`,
+            shortBurn,
+            burnRate,
+            descriptions[burn.objective],
+          );
+          this.notify(
+            action,
+            new CompositeAlarm(this, alarmName, {
+              alarmRule: AlarmRule.allOf(
+                AlarmRule.fromAlarm(longAlarm, AlarmState.ALARM),
+                AlarmRule.fromAlarm(shortAlarm, AlarmState.ALARM),
+              ),
+              alarmDescription: descriptions[burn.objective],
+            }),
+          );
+        }
       }
     }
   }
 
-  private add(
-    action: SnsAction,
-    id: string,
-    expression: ConstructorParameters<typeof MathExpression>[0],
-    threshold: number,
-    description: string,
-  ): void {
-    const alarm = new Alarm(this, id, {
-      metric: new MathExpression(expression),
+  /** A burn-rate alarm without actions of its own (a composite's part) or to be notified. */
+  private burnAlarm(id: string, burn: BurnExpression, threshold: number, description: string): Alarm {
+    return new Alarm(this, id, {
+      metric: new MathExpression(burn.expression),
       threshold,
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
       alarmDescription: description,
     });
+  }
+
+  private notify(action: SnsAction, alarm: Alarm | CompositeAlarm): void {
     alarm.addAlarmAction(action);
     alarm.addOkAction(action);
     this.alarms.push(alarm);
   }
+}
+
+/** The availability and latency burn rates of `group` over `window`. */
+function burnExpressions(
+  group: string,
+  window: Duration,
+  leastRequests: number,
+  serviceName: string,
+  slo: EnvironmentSettings['alarms']['slo'],
+): BurnExpression[] {
+  const metric = (metricName: string, statistic: string) =>
+    new Metric({
+      namespace: metricsNamespace,
+      metricName,
+      dimensionsMap: { service: serviceName, group },
+      statistic,
+      period: window,
+    });
+  const requests = metric(httpMetrics.requests, Stats.SUM);
+  const span = window.toMinutes() >= 60 ? `${window.toHours()} h` : `${window.toMinutes()} min`;
+  return [
+    {
+      objective: 'Availability',
+      expression: {
+        expression: `IF(requests >= ${leastRequests}, (errors / requests) / ${round(1 - slo.availability)}, 0)`,
+        usingMetrics: { requests, errors: metric(httpMetrics.errors, Stats.SUM) },
+        label: `${group}: availability budget burn rate (${span})`,
+        period: window,
+      },
+    },
+    {
+      objective: 'Latency',
+      expression: {
+        expression: `IF(requests >= ${leastRequests}, ((100 - within) / 100) / ${round(1 - slo.latencyShare)}, 0)`,
+        usingMetrics: {
+          requests,
+          within: metric(httpMetrics.latency, Stats.percentileRank(0, slo.latencyMs)),
+        },
+        label: `${group}: latency budget burn rate (${span})`,
+        period: window,
+      },
+    },
+  ];
 }
 
 function round(value: number): number {

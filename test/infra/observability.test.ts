@@ -3,10 +3,14 @@
  * that expires and an alarm on its errors; one dashboard per environment with a row of golden
  * signals for every operation group; burn-rate alarms on availability and latency per group.
  */
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { groupRowTitle } from '../../lib/dashboard.ts';
+import { environments } from '../../lib/environments.ts';
+import { MonitoringStack } from '../../lib/monitoring-stack.ts';
 import { burnWindows } from '../../lib/slo-alarms.ts';
 import { operationGroups } from '../../shared/routes/route-table.ts';
 import { createTestApp } from '../support/cdk-app.ts';
@@ -94,14 +98,54 @@ describe('Stack: service > dashboard', () => {
 
 describe('Stack: monitoring > service level objectives', () => {
   it.each(operationGroups)('alarms on the burn rate of availability and latency of %s', (group) => {
-    const ids = ofType(monitoring, 'AWS::CloudWatch::Alarm')
-      .map(([, alarm]) => alarm)
-      .filter((alarm) => JSON.stringify(alarm.Properties.Metrics).includes(`"group","Value":"${group}"`));
-    expect(ids).toHaveLength(2 * burnWindows.length);
-    for (const alarm of ids) {
-      expect(alarm.Properties.AlarmActions).toHaveLength(1);
+    const windows = ofType(monitoring, 'AWS::CloudWatch::Alarm')
+      .map(([id, alarm]) => ({ id, alarm }))
+      .filter(({ alarm }) => JSON.stringify(alarm.Properties.Metrics).includes(`"group","Value":"${group}"`));
+    // Per objective and window pair, a long and a short window (staging has shortWindows).
+    expect(windows).toHaveLength(2 * 2 * burnWindows.length);
+    const periods = new Set(
+      windows.flatMap(({ alarm }) =>
+        (alarm.Properties.Metrics as { MetricStat?: { Period: number } }[]).flatMap((m) =>
+          m.MetricStat ? [m.MetricStat.Period] : [],
+        ),
+      ),
+    );
+    expect([...periods].sort((a, b) => Number(a) - Number(b))).toEqual([300, 1800, 3600, 21600]);
+    for (const { alarm } of windows) {
+      expect(alarm.Properties.AlarmActions ?? []).toHaveLength(0);
       expect(alarm.Properties.Threshold).toBeGreaterThanOrEqual(6);
     }
+    // What notifies: a composite alarm per objective and pair, needing both of its windows.
+    const ids = new Set(windows.map(({ id }) => id));
+    const composites = ofType(monitoring, 'AWS::CloudWatch::CompositeAlarm')
+      .map(([, alarm]) => alarm)
+      .filter((alarm) => JSON.stringify(alarm.Properties.AlarmRule).includes(`${group.replace(/-/g, '')}`));
+    const notifying = composites.filter((alarm) =>
+      [...ids].some((id) => JSON.stringify(alarm.Properties.AlarmRule).includes(id)),
+    );
+    expect(notifying).toHaveLength(2 * burnWindows.length);
+    for (const alarm of notifying) {
+      expect(alarm.Properties.AlarmActions).toHaveLength(1);
+      expect(alarm.Properties.OKActions).toHaveLength(1);
+      const rule = JSON.stringify(alarm.Properties.AlarmRule);
+      expect(rule).toContain(' AND ');
+      expect([...ids].filter((id) => rule.includes(id))).toHaveLength(2);
+    }
+  });
+
+  it('keeps long windows only, each alarm notifying, where shortWindows is off (dev)', () => {
+    const app = new App();
+    const topic = new Topic(new Stack(app, 'Topics'), 'Alarms');
+    const dev = new MonitoringStack(app, 'DevMonitoring', {
+      envName: 'dev',
+      settings: environments.dev,
+      topic,
+    });
+    const template = Template.fromStack(dev).toJSON().Resources as Record<string, Resource>;
+    const alarms = ofType(template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm);
+    expect(ofType(template, 'AWS::CloudWatch::CompositeAlarm')).toHaveLength(0);
+    expect(alarms).toHaveLength(operationGroups.length * 2 * burnWindows.length);
+    for (const alarm of alarms) expect(alarm.Properties.AlarmActions).toHaveLength(1);
   });
 
   it('reads the latency objective as a percentile rank of the Latency metric', () => {
