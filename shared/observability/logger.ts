@@ -9,7 +9,10 @@
  * - Secrets never reach the output: every line is redacted where it is formatted
  *   (redaction.ts), whatever a caller passes.
  * - The level comes from LOG_LEVEL (or POWERTOOLS_LOG_LEVEL); POWERTOOLS_LOGGER_SAMPLE_RATE
- *   turns on debug for that share of Lambda invocations (lib/environments.ts per environment).
+ *   turns on debug for that share of Lambda invocations (lib/environments.ts per environment;
+ *   Powertools decides per invocation, lambda-observability.ts) and, in the container and the
+ *   local server, for that share of requests: there Powertools would decide once per process,
+ *   so this module decides when a request's log context is entered instead.
  *   Lambda's own log-level filter is left off (lib/service-function.ts) because it would
  *   override both.
  */
@@ -26,8 +29,20 @@ export interface LogContext {
 
 const logContext = new AsyncLocalStorage<LogContext>();
 
+const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
+/** Outside Lambda: the share of requests whose debug lines are written whatever the level. */
+const requestSampleRate = onLambda ? 0 : sampleRateOf(process.env.POWERTOOLS_LOGGER_SAMPLE_RATE);
+/** The contexts of the requests sampled at debug (not a key of the context: it is logged). */
+const sampledRequests = new WeakSet<LogContext>();
+
+function sampleRateOf(value: string | undefined): number {
+  const rate = Number(value ?? 0);
+  return Number.isFinite(rate) && rate > 0 && rate <= 1 ? rate : 0;
+}
+
 /** Attach `context` to every log line of the current request (its async continuation). */
 export function enterLogContext(context: LogContext): void {
+  if (requestSampleRate > 0 && Math.random() < requestSampleRate) sampledRequests.add(context);
   logContext.enterWith(context);
 }
 
@@ -59,14 +74,15 @@ class ServiceLogFormatter extends LogFormatter {
       timestamp: this.formatTimestamp(attributes.timestamp),
       service: attributes.serviceName,
     };
+    const context = logContext.getStore();
     if (attributes.sampleRateValue) line.sampling_rate = attributes.sampleRateValue;
+    else if (context && sampledRequests.has(context)) line.sampling_rate = requestSampleRate;
     if (attributes.xRayTraceId) line.xray_trace_id = attributes.xRayTraceId;
     const lambda = attributes.lambdaContext;
     if (lambda) {
       line.function_request_id = lambda.awsRequestId;
       line.cold_start = lambda.coldStart;
     }
-    const context = logContext.getStore();
     if (context) Object.assign(line, context);
     redactInto(line, additional);
     return new PreparedLogItem({ attributes: line });
@@ -99,7 +115,26 @@ const keepValue = (_key: string, value: unknown): unknown => value;
 export const powertoolsLogger = new ServiceLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
   logFormatter: new ServiceLogFormatter(),
+  // Outside Lambda the sampling is per request (enterLogContext), not once for the process.
+  ...(onLambda ? {} : { sampleRateValue: 0 }),
 });
+
+/** Writes every line of a request sampled at debug (outside Lambda), whatever the level. */
+let sampledLogger: ServiceLogger | undefined;
+
+/** The Logger for a line written now: the sampled one within a sampled request. */
+function loggerNow(): ServiceLogger {
+  if (requestSampleRate === 0) return powertoolsLogger;
+  const context = logContext.getStore();
+  if (!context || !sampledRequests.has(context)) return powertoolsLogger;
+  sampledLogger ??= new ServiceLogger({
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
+    logFormatter: new ServiceLogFormatter(),
+    logLevel: 'DEBUG',
+    sampleRateValue: 0,
+  });
+  return sampledLogger;
+}
 
 type Details = Record<string, unknown>;
 
@@ -118,18 +153,18 @@ function syncLevel(): void {
 export const logger = {
   debug: (message: string, details?: Details) => {
     syncLevel();
-    powertoolsLogger.debug(message, details ?? {});
+    loggerNow().debug(message, details ?? {});
   },
   info: (message: string, details?: Details) => {
     syncLevel();
-    powertoolsLogger.info(message, details ?? {});
+    loggerNow().info(message, details ?? {});
   },
   warn: (message: string, details?: Details) => {
     syncLevel();
-    powertoolsLogger.warn(message, details ?? {});
+    loggerNow().warn(message, details ?? {});
   },
   error: (message: string, details?: Details) => {
     syncLevel();
-    powertoolsLogger.error(message, details ?? {});
+    loggerNow().error(message, details ?? {});
   },
 };
