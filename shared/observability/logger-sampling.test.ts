@@ -59,3 +59,32 @@ describe('Module: logger, sampling per request outside Lambda', () => {
     expect(lines.filter((line) => line.level === 'DEBUG').map((line) => line.message)).toEqual(['detail']);
   });
 });
+
+describe('Module: logger, its level', () => {
+  it.each(['warn', 'WARN'])(
+    'honours LOG_LEVEL=%s as the environments set it: no info line, the warning',
+    async (level) => {
+      vi.stubEnv('POWERTOOLS_LOGGER_SAMPLE_RATE', '');
+      vi.stubEnv('LOG_LEVEL', level);
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+        lines.push(JSON.parse(String(chunk)));
+        return true;
+      });
+      const { logger } = await import('./logger.ts');
+
+      logger.info('routine');
+      logger.warn('attention');
+
+      expect(lines.map((line) => line.message)).toEqual(['attention']);
+    },
+  );
+
+  it('keeps its level when LOG_LEVEL changes to a value it does not know', async () => {
+    vi.stubEnv('POWERTOOLS_LOGGER_SAMPLE_RATE', '');
+    const { logger } = await import('./logger.ts');
+    vi.stubEnv('LOG_LEVEL', 'verbose');
+
+    expect(() => logger.info('still written')).not.toThrow();
+    expect(lines.map((line) => line.message)).toEqual(['still written']);
+  });
+});

@@ -111,10 +111,24 @@ class ServiceLogger extends Logger {
 }
 const keepValue = (_key: string, value: unknown): unknown => value;
 
+type LevelName = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+const levelNames = new Set<string>(['DEBUG', 'INFO', 'WARN', 'ERROR']);
+
+/**
+ * LOG_LEVEL as Powertools names it. The service's environments set it in lower case (`warn`,
+ * lib/service-function.ts, the local stack), which Powertools' own reading of the variable does
+ * not recognise (it then logs at INFO); an unknown value leaves the level as it is.
+ */
+function levelOf(value: string | undefined): LevelName | undefined {
+  const name = value?.toUpperCase();
+  return name && levelNames.has(name) ? (name as LevelName) : undefined;
+}
+
 /** The process's one Logger (Powertools), for middlewares that take it (injectLambdaContext). */
 export const powertoolsLogger = new ServiceLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
   logFormatter: new ServiceLogFormatter(),
+  ...(levelOf(process.env.LOG_LEVEL) ? { logLevel: levelOf(process.env.LOG_LEVEL) } : {}),
   // Outside Lambda the sampling is per request (enterLogContext), not once for the process.
   ...(onLambda ? {} : { sampleRateValue: 0 }),
 });
@@ -147,7 +161,7 @@ function syncLevel(): void {
   const level = process.env.LOG_LEVEL;
   if (level === levelSeen) return;
   levelSeen = level;
-  powertoolsLogger.setLogLevel((level ?? 'INFO').toUpperCase() as 'INFO');
+  powertoolsLogger.setLogLevel(levelOf(level) ?? 'INFO');
 }
 
 export const logger = {
