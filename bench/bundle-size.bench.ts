@@ -58,7 +58,8 @@ interface Measurement {
   variant: 'bundled SDK' | 'runtime SDK';
   sizeKb: number;
   importMs: number;
-  importNoMapsMs: number;
+  /** With --enable-source-maps: what Node's own mapping would add to the import. */
+  importNodeMapsMs: number;
 }
 
 function functionNames(): string[] {
@@ -134,12 +135,15 @@ async function measure(name: string, variant: Measurement['variant'], dir: strin
     name: environments.length > 1 ? `${name} ${Object.values(env).join(' ')}` : name,
     variant,
     sizeKb,
-    // Lambda runs with NODE_OPTIONS=--enable-source-maps (lib/service-function.ts).
-    importMs: coldImportMs(outfile, ['--enable-source-maps'], {
+    // As deployed: no --enable-source-maps (stacks are mapped when formatted, lib/service-function.ts).
+    importMs: coldImportMs(outfile, [], {
       ...lambdaEnvironment(name, outfile),
       ...env,
     }),
-    importNoMapsMs: coldImportMs(outfile, [], { ...lambdaEnvironment(name, outfile), ...env }),
+    importNodeMapsMs: coldImportMs(outfile, ['--enable-source-maps'], {
+      ...lambdaEnvironment(name, outfile),
+      ...env,
+    }),
   }));
 }
 
@@ -181,7 +185,7 @@ async function main(): Promise<void> {
       `${lambdaEnv ? "in Lambda's environment (tracing on)" : "outside Lambda's environment (tracing off)"}\n`,
   );
   console.log(
-    row(['function', 'variant', 'size KB', 'import ms', 'no maps ms', 'size goal', 'time goal'], widths),
+    row(['function', 'variant', 'size KB', 'import ms', 'node maps ms', 'size goal', 'time goal'], widths),
   );
   for (const r of results) {
     console.log(
@@ -191,7 +195,7 @@ async function main(): Promise<void> {
           r.variant,
           r.sizeKb.toFixed(1),
           r.importMs.toFixed(1),
-          r.importNoMapsMs.toFixed(1),
+          r.importNodeMapsMs.toFixed(1),
           verdict(r.sizeKb <= sizeGoalKb),
           verdict(r.importMs <= importGoalMs),
         ],
@@ -211,7 +215,7 @@ async function main(): Promise<void> {
   }
   console.log(
     `\nGoal for every function: <= ${sizeGoalKb} KB minified, <= ${importGoalMs} ms import ` +
-      '(with --enable-source-maps, as deployed). What a bundle holds: --why <function>.',
+      '(as deployed, without --enable-source-maps; "node maps ms" is the import with it). What a bundle holds: --why <function>.',
   );
 }
 

@@ -28,7 +28,10 @@ export const lambdaBundling = {
    */
   format: 'cjs' as 'cjs' | 'esm',
   minify: true,
-  /** External `index.mjs.map`, applied by `NODE_OPTIONS=--enable-source-maps`. */
+  /**
+   * External `index.js.map`, scoped to our code (source-map-scope.ts) and read on the first stack
+   * trace formatted (shared/observability/bundle-stack-traces.ts).
+   */
   sourceMap: true,
   /** Stack traces need the mappings, not the sources: keeps the map (and the zip) small. */
   sourcesContent: false,

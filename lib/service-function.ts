@@ -76,7 +76,8 @@ export class ServiceFunction extends Construct {
       environment: {
         ...props.environment,
         LOG_LEVEL: props.logLevel,
-        NODE_OPTIONS: '--enable-source-maps',
+        // No --enable-source-maps: stacks are mapped when formatted
+        // (shared/observability/bundle-stack-traces.ts), not parsed at every cold start.
       },
       bundling: {
         forceDockerBundling: false,

@@ -1,12 +1,13 @@
 /**
- * The source map a Lambda ships covers this repository's code only. Node with
- * `--enable-source-maps` (lib/service-function.ts) reads and parses a bundle's whole map while it
- * loads the bundle, so every mapping is paid on every cold start; about three quarters of them
- * point into node_modules (the AWS SDK, zod, Powertools …), whose frames an operator reads from
- * the package's own name anyway. Dropping those mappings keeps the stack traces that matter (our
- * files and lines) and takes about 8 ms off the largest bundle's cold import (comments: map
- * 1.38 MB → 194 KB, import 93.9 → 85.7 ms, medians of 21 interleaved runs). Run after esbuild by
- * the bundling hook and by `npm run bench:bundles`, so the benchmark measures what is deployed.
+ * The source map a Lambda ships covers this repository's code only: about three quarters of a
+ * bundle's mappings point into node_modules (the AWS SDK, zod, Powertools …), whose frames an
+ * operator reads from the package's own name anyway. Dropping them keeps the stack traces that
+ * matter (our files and lines) and makes the map a seventh of its size (comments: 1.38 MB →
+ * 194 KB), which the first stack trace of a container reads
+ * (shared/observability/bundle-stack-traces.ts); with `--enable-source-maps`, as before, Node
+ * read it at every cold start, and this alone took about 8 ms off comments' cold import. Run
+ * after esbuild by the bundling hook and by `npm run bench:bundles`, so the benchmark measures
+ * what is deployed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { decode, encode, type SourceMapSegment } from '@jridgewell/sourcemap-codec';

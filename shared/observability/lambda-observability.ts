@@ -11,10 +11,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { mapLambdaStackTraces } from './bundle-stack-traces.ts';
 import { powertoolsLogger } from './logger.ts';
 import { tracer } from './tracer.ts';
 
 export const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
+
+// Stack traces in our sources, mapped when formatted (not --enable-source-maps at every start).
+if (onLambda) mapLambdaStackTraces();
 
 /** The middlewares for a middy handler (the HTTP kernel uses them). */
 export function lambdaObservability(): middy.MiddlewareObj[] {

@@ -1,7 +1,9 @@
 /**
- * The source map shipped with each Lambda maps our own code only (lib/source-map-scope.ts): an
- * error in our code still shows our file and line under --enable-source-maps, an error inside a
- * dependency is not mistaken for our code, and the map holds no dependency's sources.
+ * The source map shipped with each Lambda maps our own code only (lib/source-map-scope.ts), and
+ * stacks are mapped through it when formatted (shared/observability/bundle-stack-traces.ts, as
+ * the functions run) or by Node with --enable-source-maps: either way an error in our code shows
+ * our file and line, an error inside a dependency is not mistaken for our code, and the map holds
+ * no dependency's sources.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,13 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../lib/bundling.ts';
 import { scopeSourceMapFile } from '../../lib/source-map-scope.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fsm-source-maps-'));
 const bundle = join(dir, 'out', 'index.js');
 
-function run(which: 'own' | 'dependency'): string {
-  const child = spawnSync(process.execPath, ['--enable-source-maps', bundle, which], { encoding: 'utf8' });
+const modes = [
+  { mode: 'mapped when formatted (as deployed)', flags: [] },
+  { mode: 'mapped by Node (--enable-source-maps)', flags: ['--enable-source-maps'] },
+];
+
+function run(which: 'own' | 'dependency', flags: string[]): string {
+  const child = spawnSync(process.execPath, [...flags, bundle, which], { encoding: 'utf8' });
   return child.stderr;
 }
 
@@ -36,9 +44,10 @@ beforeAll(async () => {
   writeFileSync(
     join(dir, 'own-code.ts'),
     [
+      `import { mapBundleStackTraces } from ${JSON.stringify(join(repoRoot, 'shared/observability/bundle-stack-traces.ts'))};`,
       "import { label } from './helper.ts';",
       "import { fail } from 'some-dependency';",
-      '',
+      'mapBundleStackTraces(process.argv[1] ?? "");',
       'export function ours(which: string): void {',
       "  if (which === 'dependency') fail(label(which));",
       "  throw new Error('our code failed');",
@@ -68,19 +77,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('the source map a Lambda ships', () => {
   it('lists our sources and no dependency', () => {
     const map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) as { sources: string[] };
-    expect(map.sources.sort()).toEqual(['../helper.ts', '../own-code.ts']);
+    expect(map.sources.filter((source) => !source.includes('bundle-stack-traces')).sort()).toEqual([
+      '../helper.ts',
+      '../own-code.ts',
+    ]);
+    expect(map.sources.some((source) => source.includes('node_modules'))).toBe(false);
   });
 
-  it('shows our file and line for an error thrown in our code', () => {
-    expect(run('own')).toMatch(/own-code\.ts:6:\d+/);
+  it.each(modes)('shows our file and line for an error thrown in our code, $mode', ({ flags }) => {
+    expect(run('own', flags)).toMatch(/own-code\.ts:7:\d+/);
   });
 
-  it('does not attribute a frame inside a dependency to our code', () => {
-    const stack = run('dependency');
+  it.each(modes)('does not attribute a frame inside a dependency to our code, $mode', ({ flags }) => {
+    const stack = run('dependency', flags);
     const frames = stack.split('\n').filter((line) => line.trim().startsWith('at '));
-    // The throwing frame stays a bundle position; the caller below it is ours, line 5.
+    // The throwing frame stays a bundle position; the caller below it is ours, line 6.
     expect(frames[0]).toMatch(/index\.js:\d+:\d+/);
     expect(frames[0]).not.toMatch(/own-code\.ts|helper\.ts/);
-    expect(stack).toMatch(/own-code\.ts:5:\d+/);
+    expect(stack).toMatch(/own-code\.ts:6:\d+/);
   });
 });
