@@ -1,9 +1,13 @@
 /**
  * What every CloudFormation custom resource handler of this app does around its own work:
  * the response skeleton (a new physical id on Create, the old one kept afterwards so
- * CloudFormation never replaces the resource) and the upload of the answer.
+ * CloudFormation never replaces the resource) and the upload of the answer. Its stack traces
+ * read in our sources, as every function's (bundle-stack-traces.ts).
  */
 import type { CloudFormationCustomResourceEvent, CloudFormationCustomResourceResponse } from 'aws-lambda';
+import { mapLambdaStackTraces } from '../shared/observability/bundle-stack-traces.ts';
+
+if (process.env.AWS_LAMBDA_FUNCTION_NAME) mapLambdaStackTraces();
 
 type ResponseBase = Pick<
   CloudFormationCustomResourceResponse,
