@@ -31,13 +31,36 @@ export async function startDynamoDbLocal(opts: {
   // The package spawns Java with its own directory as cwd, so a relative path would land in node_modules.
   const dataDir = opts.dataDir === null ? null : resolvePath(opts.dataDir);
   if (dataDir !== null) await mkdir(dataDir, { recursive: true });
-  const port = opts.port || (await freePort());
-  const endpoint = `http://127.0.0.1:${port}`;
 
   // A Java process of an earlier run whose Node was SIGKILLed (no 'exit' handler runs then) still
   // holds this data directory: stop it before starting another on the same files.
   const pidFile = dataDir === null ? null : join(dataDir, 'dynamodb-local.pid');
   if (pidFile !== null) await stopLeftover(pidFile, dataDir ?? '');
+
+  // A port that was free when chosen can be taken before the JVM binds it (a second or so later;
+  // tests start several stacks at once): another free port is tried then, unless one was asked for.
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.port || (await freePort());
+    try {
+      return await startOnPort(dataDir, pidFile, port);
+    } catch (error) {
+      if (opts.port || attempt >= BIND_ATTEMPTS || !isBindFailure(error)) throw error;
+    }
+  }
+}
+
+const BIND_ATTEMPTS = 3;
+
+function isBindFailure(error: unknown): boolean {
+  return /Failed to bind|Address already in use/.test(String((error as Error)?.message ?? error));
+}
+
+async function startOnPort(
+  dataDir: string | null,
+  pidFile: string | null,
+  port: number,
+): Promise<DynamoDbLocal> {
+  const endpoint = `http://127.0.0.1:${port}`;
 
   const child = spawn({ path: dataDir, port, sharedDb: true, stdio: 'pipe' });
   if (pidFile !== null && child.pid !== undefined) await writeFile(pidFile, `${child.pid}\n`);
