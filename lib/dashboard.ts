@@ -10,6 +10,7 @@
  * - webhook deliveries by outcome, their lag, the delivery queue's oldest message and the
  *   dead-letter queues; the event stream's connections, events sent and the container's health;
  *   optimization runs by outcome and their duration; telemetry reports accepted and refused;
+ * - the DynamoDB capacity of background work (queue and stream handlers), by handler;
  * - the state of every alarm.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -37,6 +38,7 @@ import {
   telemetryMetrics,
   webhookMetrics,
   webhookOutcomes,
+  workMetrics,
 } from '../shared/observability/metric-names.ts';
 import type { EnvironmentSettings } from './environments.ts';
 
@@ -79,6 +81,16 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       expression:
         `SEARCH('{${metricsNamespace},service,group,operation} MetricName="${metricName}" ` +
         `service="${props.serviceName}" group="${group}"', 'Sum', ${period.toSeconds()})`,
+      usingMetrics: {},
+      label,
+      period,
+    });
+  /** One line per background handler (stream-processor-live, webhook-delivery, …). */
+  const perHandler = (metricName: string, label: string) =>
+    new MathExpression({
+      expression:
+        `SEARCH('{${metricsNamespace},service,handler} MetricName="${metricName}" ` +
+        `service="${props.serviceName}"', 'Sum', ${period.toSeconds()})`,
       usingMetrics: {},
       label,
       period,
@@ -210,6 +222,18 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       left: byOutcome(telemetryMetrics.reports, ['accepted', 'refused']),
       stacked: true,
       width: 6,
+      height,
+    }),
+  );
+  dashboard.addWidgets(
+    new TextWidget({ markdown: '### DynamoDB capacity of background work', width: 24, height: 1 }),
+  );
+  dashboard.addWidgets(
+    new GraphWidget({
+      title: 'DynamoDB capacity by background handler (queues, the table stream, upload checks)',
+      left: [perHandler(workMetrics.readUnits, 'read units')],
+      right: [perHandler(workMetrics.writeUnits, 'write units')],
+      width: 24,
       height,
     }),
   );

@@ -13,37 +13,40 @@ import {
 } from '../../shared/domain/optimization-runs/solver-job.ts';
 import { inlineSolver } from '../../shared/domain/optimization-runs/solver-port.ts';
 import { travelPortFor } from '../../shared/domain/optimization-runs/travel-selection.ts';
-import { observedHandler } from '../../shared/observability/lambda-observability.ts';
+import { observedWorker } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 const log = (message: string, details?: Record<string, unknown>) => logger.warn(message, details ?? {});
 const amazonLocation = amazonLocationTravel();
 const deadLetterQueueArn = process.env.FSM_SOLVER_DLQ_ARN;
 
-export const handler = observedHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    try {
-      if (deadLetterQueueArn && record.eventSourceARN === deadLetterQueueArn) {
-        await processDeadSolverMessage(record.body, log);
-      } else {
-        await processSolverMessage(
-          record.body,
-          { messageId: record.messageId },
-          {
-            solver: inlineSolver,
-            travelFor: (workspaceId) => travelPortFor(workspaceId, { amazonLocation }),
-            log,
-          },
-        );
+export const handler = observedWorker(
+  'optimizer-worker',
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      try {
+        if (deadLetterQueueArn && record.eventSourceARN === deadLetterQueueArn) {
+          await processDeadSolverMessage(record.body, log);
+        } else {
+          await processSolverMessage(
+            record.body,
+            { messageId: record.messageId },
+            {
+              solver: inlineSolver,
+              travelFor: (workspaceId) => travelPortFor(workspaceId, { amazonLocation }),
+              log,
+            },
+          );
+        }
+      } catch (error) {
+        logger.error('solver message not settled; SQS will hand it out again', {
+          messageId: record.messageId,
+          error: String(error),
+        });
+        batchItemFailures.push({ itemIdentifier: record.messageId });
       }
-    } catch (error) {
-      logger.error('solver message not settled; SQS will hand it out again', {
-        messageId: record.messageId,
-        error: String(error),
-      });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
     }
-  }
-  return { batchItemFailures };
-});
+    return { batchItemFailures };
+  },
+);

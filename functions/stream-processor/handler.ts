@@ -6,7 +6,7 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { isConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
-import { observedHandler } from '../../shared/observability/lambda-observability.ts';
+import { observedWorker } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { consumerGroups } from './consumers.ts';
 
@@ -16,7 +16,8 @@ if (!isConsumerGroup(group)) {
 }
 const consumers = consumerGroups[group];
 
-export const handler = observedHandler(
+export const handler = observedWorker(
+  `stream-processor-${group}`,
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
     processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
 );

@@ -6,7 +6,7 @@
  * retries the invocation.
  */
 import { checkUploadedKey } from '../../shared/domain/tenant/upload-intent.service.ts';
-import { observedHandler } from '../../shared/observability/lambda-observability.ts';
+import { observedWorker } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /** The part of an EventBridge "Object Created" event of S3 this reads. */
@@ -14,13 +14,16 @@ export interface ObjectCreatedEvent {
   detail?: { bucket?: { name?: string }; object?: { key?: string } };
 }
 
-export const handler = observedHandler(async (event: ObjectCreatedEvent): Promise<void> => {
-  // Decoded as S3 notifications encode keys; the service's own keys hold nothing to decode.
-  const raw = event.detail?.object?.key;
-  if (!raw) return;
-  const key = decodeURIComponent(raw.replace(/\+/g, ' '));
-  const status = await checkUploadedKey(key);
-  if (status) {
-    logger.info('upload checked', { fileId: status.file_id, kind: status.kind, status: status.status });
-  }
-});
+export const handler = observedWorker(
+  'tenant-upload-check',
+  async (event: ObjectCreatedEvent): Promise<void> => {
+    // Decoded as S3 notifications encode keys; the service's own keys hold nothing to decode.
+    const raw = event.detail?.object?.key;
+    if (!raw) return;
+    const key = decodeURIComponent(raw.replace(/\+/g, ' '));
+    const status = await checkUploadedKey(key);
+    if (status) {
+      logger.info('upload checked', { fileId: status.file_id, kind: status.kind, status: status.status });
+    }
+  },
+);

@@ -4,23 +4,26 @@
  * (store or queue unreachable); SQS then hands it out again after its visibility timeout.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { observedHandler } from '../../shared/observability/lambda-observability.ts';
+import { observedWorker } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
 import { processDeliveryMessage } from '../../shared/webhooks/delivery-worker.ts';
 
 const log = (message: string, details: Record<string, unknown>) => logger.warn(message, details);
 
-export const handler = observedHandler(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const settled = await Promise.allSettled(
-    event.Records.map((record) => processDeliveryMessage(record.body, log)),
-  );
-  const batchItemFailures = settled.flatMap((result, i) => {
-    if (result.status === 'fulfilled') return [];
-    logger.error('webhook message not settled; SQS will hand it out again', {
-      messageId: event.Records[i]?.messageId,
-      error: String(result.reason),
+export const handler = observedWorker(
+  'webhook-delivery',
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const settled = await Promise.allSettled(
+      event.Records.map((record) => processDeliveryMessage(record.body, log)),
+    );
+    const batchItemFailures = settled.flatMap((result, i) => {
+      if (result.status === 'fulfilled') return [];
+      logger.error('webhook message not settled; SQS will hand it out again', {
+        messageId: event.Records[i]?.messageId,
+        error: String(result.reason),
+      });
+      return [{ itemIdentifier: event.Records[i]?.messageId ?? '' }];
     });
-    return [{ itemIdentifier: event.Records[i]?.messageId ?? '' }];
-  });
-  return { batchItemFailures };
-});
+    return { batchItemFailures };
+  },
+);

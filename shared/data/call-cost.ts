@@ -54,6 +54,19 @@ export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ 
   return { result, ...cost };
 }
 
+/**
+ * Run `work` in a scope of its own and hand the scope to `done` when it settles, failed or not
+ * (a queue or stream handler's invocation, which reports its cost either way).
+ */
+export async function withCallCost<T>(work: () => Promise<T>, done: (cost: CallCost) => void): Promise<T> {
+  const cost = newCallCost(callScope.getStore());
+  try {
+    return await callScope.run(cost, work);
+  } finally {
+    done(cost);
+  }
+}
+
 /** The total number of calls of a scope. */
 export function callCount(cost: CallCost): number {
   let total = 0;

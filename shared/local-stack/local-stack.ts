@@ -24,7 +24,7 @@ import { fileSigningKeyStore, type SigningKeyStore } from '../identity/signing-k
 import { backfillLists } from '../maintenance/list-backfill.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
-import { writeMetricsTo } from '../observability/metrics.ts';
+import { measureWork, writeMetricsTo } from '../observability/metrics.ts';
 import { eventStreamEndpoint } from '../realtime/event-stream.ts';
 import { subscribeNode } from '../realtime/fanout.ts';
 import { StreamHub } from '../realtime/stream-hub.ts';
@@ -187,30 +187,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const unwatch = watchEventLoop();
     stops.unshift(async () => unwatch());
 
-    // One poller per consumer group, as on AWS one event source mapping per group: the live
-    // group (webhooks) never waits for the audit log's writes.
-    const pollers = await Promise.all(
-      consumerGroupNames.map(async (group) => {
-        const checkpointFile = join(
-          dataDir,
-          group === 'records' ? 'stream-checkpoint.json' : `stream-checkpoint-${group}.json`,
-        );
-        await inheritCheckpoint(checkpointFile, join(dataDir, 'stream-checkpoint.json'));
-        return startStreamPoller({
-          endpoint: dynamodb.endpoint,
-          region: config().region,
-          tableName: localTableName,
-          checkpointFile,
-          intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
-          ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
-          onRecords: (event) =>
-            processStreamBatch(event, consumerGroups[group], (message, details) =>
-              logger.error(message, { ...details, group }),
-            ),
-          log: (message, details) => logger.warn(message, { ...details, group }),
-        });
-      }),
-    );
+    const pollers = await startOutboxPollers(dataDir, dynamodb.endpoint);
     stops.unshift(async () => {
       await Promise.all(pollers.map((poller) => poller.stop()));
     });
@@ -220,7 +197,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region: config().region,
       queueUrl: queueUrls['fsm-webhook-delivery'] ?? '',
       deadLetterQueueUrl: queueUrls['fsm-webhook-delivery-dlq'] ?? '',
-      handle: (body) => processDeliveryMessage(body, (message, details) => logger.warn(message, details)),
+      handle: (body) =>
+        measureWork('webhook-delivery', () =>
+          processDeliveryMessage(body, (message, details) => logger.warn(message, details)),
+        ),
       log: (message, details) => logger.warn(message, details),
     });
     stops.unshift(() => deliveries.stop());
@@ -268,6 +248,37 @@ function nodeRoutes(hub: StreamHub, queueUrls: Record<string, string>, signingKe
       }),
     ),
   };
+}
+
+/**
+ * One poller of the table's stream per consumer group, as on AWS one event source mapping per
+ * group: the live group (webhooks) never waits for the audit log's writes.
+ */
+function startOutboxPollers(dataDir: string, dynamodbEndpoint: string) {
+  return Promise.all(
+    consumerGroupNames.map(async (group) => {
+      const checkpointFile = join(
+        dataDir,
+        group === 'records' ? 'stream-checkpoint.json' : `stream-checkpoint-${group}.json`,
+      );
+      await inheritCheckpoint(checkpointFile, join(dataDir, 'stream-checkpoint.json'));
+      return startStreamPoller({
+        endpoint: dynamodbEndpoint,
+        region: config().region,
+        tableName: localTableName,
+        checkpointFile,
+        intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
+        ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
+        onRecords: (event) =>
+          measureWork(`stream-processor-${group}`, () =>
+            processStreamBatch(event, consumerGroups[group], (message, details) =>
+              logger.error(message, { ...details, group }),
+            ),
+          ),
+        log: (message, details) => logger.warn(message, { ...details, group }),
+      });
+    }),
+  );
 }
 
 /**

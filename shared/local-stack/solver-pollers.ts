@@ -12,6 +12,7 @@ import { processDeadSolverMessage, processSolverMessage } from '../domain/optimi
 import { threadedSolver } from '../domain/optimization-runs/threaded-solver.ts';
 import { travelPortFor } from '../domain/optimization-runs/travel-selection.ts';
 import { logger } from '../observability/logger.ts';
+import { measureWork } from '../observability/metrics.ts';
 import { type QueuePoller, startQueuePoller } from './queue-poller.ts';
 
 /**
@@ -40,11 +41,13 @@ export function startSolverPollers(opts: {
     batchSize: 1,
     maxReceives: 3,
     handle: (body, message) =>
-      processSolverMessage(body, message, {
-        solver,
-        travelFor: (workspaceId) => travelPortFor(workspaceId, {}),
-        log,
-      }),
+      measureWork('optimizer-worker', () =>
+        processSolverMessage(body, message, {
+          solver,
+          travelFor: (workspaceId) => travelPortFor(workspaceId, {}),
+          log,
+        }),
+      ),
     log,
   });
   const deadLetters = startQueuePoller({

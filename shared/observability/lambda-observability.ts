@@ -13,6 +13,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { mapLambdaStackTraces } from './bundle-stack-traces.ts';
 import { powertoolsLogger } from './logger.ts';
+import { measureWork } from './metrics.ts';
 import { tracer } from './tracer.ts';
 
 export const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
@@ -28,6 +29,15 @@ export function lambdaObservability(): middy.MiddlewareObj[] {
     // Responses and events may carry personal data: not copied into traces.
     captureLambdaHandler(tracer, { captureResponse: false }),
   ];
+}
+
+/**
+ * A background handler (a queue, the table's stream, an upload's check): the middlewares on
+ * Lambda, and the DynamoDB capacity each invocation consumed (`measureWork`, by `name`), as a
+ * request's is by its operation. The local stack measures its pollers' work the same way.
+ */
+export function observedWorker<E, R>(name: string, handler: (event: E, context: Context) => Promise<R>) {
+  return observedHandler<E, R>((event, context) => measureWork(name, () => handler(event, context)));
 }
 
 /** A plain handler (queues, streams, events) with the same middlewares. */

@@ -30,6 +30,17 @@ export const httpMetrics = {
 } as const;
 
 /**
+ * One invocation of a background handler (a queue, the table's stream, an upload's check): the
+ * DynamoDB capacity units its calls consumed, by `handler` (its stable name, not the deployed
+ * function's). Dimension set: [service, handler]. The same metric names as a request's, in
+ * their own dimension set.
+ */
+export const workMetrics = {
+  readUnits: httpMetrics.readUnits,
+  writeUnits: httpMetrics.writeUnits,
+} as const;
+
+/**
  * One webhook delivery attempt. Dimension sets: [service, outcome] and [service, outcome,
  * attempt]. `WebhookDeliveryLag`: from when the attempt was due (the event's time for a first
  * attempt, the retry's due time after) to when it was sent.

@@ -24,6 +24,8 @@ describe('Module: metrics-summary', () => {
       { outcome: 'delivered', WebhookDeliveries: 1, WebhookDeliveryLag: 120 },
       { outcome: 'accepted', TelemetryReports: 1 },
       { StreamConnections: 3, StreamConnectionsOpened: 2, StreamEventsSent: 9 },
+      { handler: 'stream-processor-records', DynamoDBReadUnits: 1, DynamoDBWriteUnits: 4 },
+      { handler: 'stream-processor-records', DynamoDBReadUnits: 0.5, DynamoDBWriteUnits: 2 },
     ];
 
     // Act
@@ -34,5 +36,6 @@ describe('Module: metrics-summary', () => {
     expect(summary).toMatch(/WebhookDeliveries delivered\s+1/);
     expect(summary).toMatch(/TelemetryReports accepted\s+1/);
     expect(summary).toContain('3 open, 2 opened, 9 events sent');
+    expect(summary).toMatch(/stream-processor-records\s+2\s+1\.5\s+6\.0/);
   });
 });

@@ -10,6 +10,7 @@ import {
   streamMetrics,
   telemetryMetrics,
   webhookMetrics,
+  workMetrics,
 } from './metric-names.ts';
 
 type Line = Record<string, unknown>;
@@ -31,6 +32,8 @@ export function summarizeMetrics(lines: readonly Line[]): string {
   /** DynamoDB capacity units of an operation's requests, summed: [read, write]. */
   const units = new Map<string, [number, number]>();
   const counts = new Map<string, number[]>();
+  /** Background handlers' DynamoDB units, summed: [invocations, read, write]. */
+  const work = new Map<string, [number, number, number]>();
   let stream = { connections: 0, opened: 0, eventsSent: 0 };
   for (const line of lines) {
     if (typeof line[httpMetrics.requests] === 'number') {
@@ -41,6 +44,14 @@ export function summarizeMetrics(lines: readonly Line[]): string {
       units.set(key, [
         read + Number(line[httpMetrics.readUnits] ?? 0),
         write + Number(line[httpMetrics.writeUnits] ?? 0),
+      ]);
+    }
+    if (typeof line.handler === 'string' && typeof line[workMetrics.readUnits] === 'number') {
+      const [runs, read, write] = work.get(line.handler) ?? [0, 0, 0];
+      work.set(line.handler, [
+        runs + 1,
+        read + Number(line[workMetrics.readUnits]),
+        write + Number(line[workMetrics.writeUnits] ?? 0),
       ]);
     }
     for (const name of [webhookMetrics.deliveries, optimizerMetrics.runs, telemetryMetrics.reports]) {
@@ -70,10 +81,23 @@ export function summarizeMetrics(lines: readonly Line[]): string {
       ? `${name.padEnd(40)} p50 ${percentile(values, 0.5).toFixed(0)}, p99 ${percentile(values, 0.99).toFixed(0)}`
       : `${name.padEnd(40)} ${values.length}`,
   );
+  const workRows = [...work]
+    .sort((a, b) => b[1][2] + b[1][1] - (a[1][2] + a[1][1]))
+    .map(
+      ([handler, [runs, read, write]]) =>
+        `${handler.padEnd(40)} ${String(runs).padStart(7)} ${' '.repeat(24)} ${read.toFixed(1).padStart(9)} ${write.toFixed(1).padStart(9)}`,
+    );
   return [
     `${'operation (top 15 by requests)'.padEnd(40)} ${'requests'.padStart(7)} ${'5xx'.padStart(6)} ` +
       `${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'read RU'.padStart(9)} ${'write WU'.padStart(9)}`,
     ...rows,
+    ...(workRows.length > 0
+      ? [
+          '',
+          `${'background handler'.padEnd(40)} ${'runs'.padStart(7)} ${' '.repeat(24)} ${'read RU'.padStart(9)} ${'write WU'.padStart(9)}`,
+          ...workRows,
+        ]
+      : []),
     '',
     ...others,
     `${'event stream'.padEnd(40)} ${stream.connections} open, ${stream.opened} opened, ${stream.eventsSent} events sent`,

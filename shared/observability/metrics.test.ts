@@ -14,8 +14,10 @@ import {
   streamMetrics,
   telemetryMetrics,
   webhookMetrics,
+  workMetrics,
 } from './metric-names.ts';
 import {
+  measureWork,
   recordOptimizationRun,
   recordRequest,
   recordStreamReport,
@@ -270,6 +272,26 @@ describe('Module: metrics', () => {
       expect(directive(line).Metrics.map((metric: { Name: string }) => metric.Name)).toEqual([
         optimizerMetrics.runs,
       ]);
+    });
+  });
+
+  describe('Method: measureWork', () => {
+    it('records the DynamoDB units of one piece of background work by handler, also when it fails', async () => {
+      // Act
+      await measureWork('webhook-delivery', async () => 'done');
+      await expect(
+        measureWork('stream-processor-live', async () => {
+          throw new Error('batch failed');
+        }),
+      ).rejects.toThrow('batch failed');
+
+      // Assess
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(directive(line).Dimensions).toEqual([['service', 'handler']]);
+        expect(line).toMatchObject({ [workMetrics.readUnits]: 0, [workMetrics.writeUnits]: 0 });
+      }
+      expect(lines.map((line) => line.handler)).toEqual(['webhook-delivery', 'stream-processor-live']);
     });
   });
 

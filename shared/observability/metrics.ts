@@ -15,6 +15,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { withCallCost } from '../data/call-cost.ts';
 import { logger } from './logger.ts';
 import {
   httpMetrics,
@@ -27,6 +28,7 @@ import {
   telemetryMetrics,
   type WebhookOutcome,
   webhookMetrics,
+  workMetrics,
 } from './metric-names.ts';
 
 const metrics = new Metrics({
@@ -153,6 +155,25 @@ export function recordRequest(request: {
     [['group'], ['group', 'operation']],
   );
   if (built && requestRecords.size < requestRecordsMax) requestRecords.set(kind, built as EmfRecord);
+}
+
+/**
+ * Runs one piece of background work (an invocation of a queue or stream handler on Lambda, a
+ * poller's batch or message locally) and records the DynamoDB capacity its calls consumed.
+ */
+export function measureWork<T>(handler: string, work: () => Promise<T>): Promise<T> {
+  return withCallCost(work, (cost) =>
+    recordWorkCost({ handler, readUnits: cost.readUnits, writeUnits: cost.writeUnits }),
+  );
+}
+
+/** One invocation of a background handler and the DynamoDB capacity its calls consumed. */
+export function recordWorkCost(work: { handler: string; readUnits: number; writeUnits: number }) {
+  emit((m) => {
+    m.addDimensions({ handler: work.handler });
+    m.addMetric(workMetrics.readUnits, MetricUnit.Count, work.readUnits);
+    m.addMetric(workMetrics.writeUnits, MetricUnit.Count, work.writeUnits);
+  });
 }
 
 /** Attempts past this one are counted together: the attempt dimension stays small. */

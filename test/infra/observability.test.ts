@@ -96,6 +96,15 @@ describe('Stack: service > dashboard', () => {
   });
 });
 
+describe('Stack: service > dashboard, background work', () => {
+  it('shows the DynamoDB capacity of every background handler', () => {
+    const [, dashboard] = ofType(service, 'AWS::CloudWatch::Dashboard')[0]!;
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    expect(body).toContain('DynamoDB capacity by background handler');
+    expect(body).toMatch(/SEARCH\('\{FieldService,service,handler\} MetricName=\W+DynamoDBWriteUnits\W/);
+  });
+});
+
 describe('Stack: monitoring > service level objectives', () => {
   it.each(operationGroups)('alarms on the burn rate of availability and latency of %s', (group) => {
     const windows = ofType(monitoring, 'AWS::CloudWatch::Alarm')

@@ -16,14 +16,21 @@ beforeAll(async () => {
   admin = await tokenFor('acme-admin');
 });
 
-/** The metric lines written so far for `operation`; they reach the file within 200 ms. */
-async function linesOf(operation: string, wanted: (line: MetricLine) => boolean): Promise<MetricLine[]> {
+/**
+ * The metric lines written so far with `key` = `value` (an operation, a background handler);
+ * they reach the file within 200 ms.
+ */
+async function linesOf(
+  value: string,
+  wanted: (line: MetricLine) => boolean,
+  key = 'operation',
+): Promise<MetricLine[]> {
   const file = join(inject('dataDir'), 'metrics.jsonl');
-  for (let attempt = 0; attempt < 30; attempt++) {
+  for (let attempt = 0; attempt < 50; attempt++) {
     const text = await readFile(file, 'utf8').catch(() => '');
     const lines = text
       .split('\n')
-      .filter((line) => line.includes(`"operation":"${operation}"`))
+      .filter((line) => line.includes(`"${key}":"${value}"`))
       .map((line) => JSON.parse(line) as MetricLine);
     if (lines.some(wanted)) return lines;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -47,6 +54,21 @@ describe('Operation metrics', () => {
     expect(gets.some((line) => Number(line.DynamoDBReadUnits) > 0 && line.DynamoDBWriteUnits === 0)).toBe(
       true,
     );
+  });
+
+  it('count the DynamoDB capacity of background work: the outbox records a write with its audit entry', async () => {
+    const created = await call('POST', '/api/v2/tags', {
+      token: admin,
+      body: { name: `audited-${Date.now()}`, color: '#663399' },
+    });
+    expect(created.status).toBe(201);
+
+    const records = await linesOf(
+      'stream-processor-records',
+      (line) => Number(line.DynamoDBWriteUnits) > 0,
+      'handler',
+    );
+    expect(records.some((line) => Number(line.DynamoDBWriteUnits) > 0)).toBe(true);
   });
 
   it('record zero units for an operation that does not touch the table', async () => {
