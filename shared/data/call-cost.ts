@@ -20,6 +20,8 @@ export interface CallCost {
   busySince?: number;
   /** The scope this one was opened in: a call counts in both. */
   parent?: CallCost;
+  /** Opened by enterCallCost for one request (never the parent of another request's scope). */
+  perRequest?: boolean;
 }
 
 const callScope = new AsyncLocalStorage<CallCost>();
@@ -38,7 +40,13 @@ export function activeCallCost(): CallCost | undefined {
  * request starts; a scope already open, the local stack's, still sees the calls).
  */
 export function enterCallCost(): CallCost {
-  const cost = newCallCost(callScope.getStore());
+  // enterWith from a function called without an await before it also sets the caller's store
+  // (the server's, the Lambda runtime's), so the next request would find this one active: it
+  // skips request scopes, or each request's scope would hang on the previous one, a chain that
+  // grows with every request and that every call walks.
+  let parent = callScope.getStore();
+  while (parent?.perRequest) parent = parent.parent;
+  const cost: CallCost = { ...newCallCost(parent), perRequest: true };
   callScope.enterWith(cost);
   return cost;
 }
