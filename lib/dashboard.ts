@@ -85,16 +85,6 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       label,
       period,
     });
-  /** One line per background handler (stream-processor-live, webhook-delivery, …). */
-  const perHandler = (metricName: string, label: string) =>
-    new MathExpression({
-      expression:
-        `SEARCH('{${metricsNamespace},service,handler} MetricName="${metricName}" ` +
-        `service="${props.serviceName}"', 'Sum', ${period.toSeconds()})`,
-      usingMetrics: {},
-      label,
-      period,
-    });
   const { slo } = props.settings.alarms;
   const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName });
 
@@ -225,6 +215,24 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       height,
     }),
   );
+  addBackgroundWorkRow(dashboard, props.serviceName);
+  dashboard.addWidgets(
+    new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24, height: 6 }),
+  );
+  return dashboard;
+}
+
+/** The DynamoDB capacity of background work, one line per handler (stream-processor-live, …). */
+function addBackgroundWorkRow(dashboard: Dashboard, serviceName: string): void {
+  const perHandler = (metricName: string, label: string) =>
+    new MathExpression({
+      expression:
+        `SEARCH('{${metricsNamespace},service,handler} MetricName="${metricName}" ` +
+        `service="${serviceName}"', 'Sum', ${period.toSeconds()})`,
+      usingMetrics: {},
+      label,
+      period,
+    });
   dashboard.addWidgets(
     new TextWidget({ markdown: '### DynamoDB capacity of background work', width: 24, height: 1 }),
   );
@@ -237,8 +245,4 @@ export function buildDashboard(scope: Construct, id: string, props: ServiceDashb
       height,
     }),
   );
-  dashboard.addWidgets(
-    new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24, height: 6 }),
-  );
-  return dashboard;
 }
