@@ -20,7 +20,7 @@ export interface CallCost {
   busySince?: number;
   /** The scope this one was opened in: a call counts in both. */
   parent?: CallCost;
-  /** Opened by enterCallCost for one request (never the parent of another request's scope). */
+  /** Opened by inRequestCallCost for one request (never the parent of another request's scope). */
   perRequest?: boolean;
 }
 
@@ -36,19 +36,14 @@ export function activeCallCost(): CallCost | undefined {
 }
 
 /**
- * Opens a scope for the rest of the current asynchronous execution (the HTTP kernel, as a
- * request starts; a scope already open, the local stack's, still sees the calls).
+ * Runs one request's work (`fn`, the HTTP kernel's handler) in a cost scope of its own, a child
+ * of the scope it runs in (the local stack's, around a whole invocation) but never of another
+ * request's.
  */
-export function enterCallCost(): CallCost {
-  // enterWith from a function called without an await before it also sets the caller's store
-  // (the server's, the Lambda runtime's), so the next request would find this one active: it
-  // skips request scopes, or each request's scope would hang on the previous one, a chain that
-  // grows with every request and that every call walks.
+export function inRequestCallCost<T>(fn: () => T): T {
   let parent = callScope.getStore();
   while (parent?.perRequest) parent = parent.parent;
-  const cost: CallCost = { ...newCallCost(parent), perRequest: true };
-  callScope.enterWith(cost);
-  return cost;
+  return callScope.run({ ...newCallCost(parent), perRequest: true }, fn);
 }
 
 /**

@@ -7,6 +7,8 @@ import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { config } from '../config.ts';
+import { activeCallCost } from '../data/call-cost.ts';
+import { currentLogContext } from '../observability/logger.ts';
 import { text } from '../schema/fields.ts';
 import type { ApiEvent, ApiResult } from './api-gateway.ts';
 import { createGroupHandler } from './group-handler.ts';
@@ -181,6 +183,17 @@ afterEach(() => {
 });
 
 describe('Function: createGroupHandler', () => {
+  it('leaves no request context behind in its caller: the next request starts clean', async () => {
+    // Act: requests served one after another, as a server or the Lambda runtime calls them.
+    await createNote('{"title":"First"}');
+    const afterFirst = { log: currentLogContext(), cost: activeCallCost() };
+    await createNote('{"title":"Second"}');
+
+    // Assess
+    expect(afterFirst).toEqual({ log: undefined, cost: undefined });
+    expect(currentLogContext()).toBeUndefined();
+  });
+
   describe('when the request is valid', () => {
     it('answers the route status with the JSON body and an absolute Location', async () => {
       // Act

@@ -15,9 +15,9 @@ import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { AdminCaller, AdminContext } from '../auth/admin-authenticate.ts';
 import { config } from '../config.ts';
-import { type CallCost, callCount, enterCallCost } from '../data/call-cost.ts';
+import { activeCallCost, type CallCost, callCount, inRequestCallCost } from '../data/call-cost.ts';
 import { lambdaObservability } from '../observability/lambda-observability.ts';
-import { enterLogContext, type LogContext, logger } from '../observability/logger.ts';
+import { enterLogContext, inRequestLogContext, type LogContext, logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
 import { toPointer } from '../schema/field-error.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
@@ -254,7 +254,7 @@ export function createKernelHandler<R extends RouteSpec>(
         startedAt: performance.now(),
         requestId,
         correlationId,
-        callCost: enterCallCost(),
+        callCost: activeCallCost(),
       };
       const logContext: LogContext = { requestId, correlationId };
       enterLogContext(logContext);
@@ -307,7 +307,7 @@ export function createKernelHandler<R extends RouteSpec>(
     },
   };
 
-  return middy<ApiEvent, ApiResult, Error, KernelContext>({
+  const handler = middy<ApiEvent, ApiResult, Error, KernelContext>({
     // The function's own deadline: an operation still running this close to the Lambda timeout
     // (the local server gives handlers the same one) answers 503 instead of being cut off
     // without a response. Store calls have shorter deadlines of their own.
@@ -339,6 +339,9 @@ export function createKernelHandler<R extends RouteSpec>(
       const result = await operation({ ...state.input, ctx, event, device: state.device } as never);
       return toApiResult(route, result, ctx.baseUrl);
     }) as unknown as ApiHandler;
+  // Each request in a log context and a DynamoDB cost scope of its own, which the kernel fills
+  // in: nothing of one request is left in its caller's context for the next.
+  return (event, context) => inRequestLogContext(() => inRequestCallCost(() => handler(event, context)));
 }
 
 function toApiResult(route: RouteSpec, result: OperationResult, baseUrl: string): ApiResult {

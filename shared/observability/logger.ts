@@ -27,7 +27,18 @@ export interface LogContext {
   operationId?: string;
 }
 
-const logContext = new AsyncLocalStorage<LogContext>();
+/**
+ * A request's slot: `inRequestLogContext` opens one around the request, `enterLogContext` fills
+ * it once the ids are known. The slot, not the context, is the store, so filling it needs no
+ * enterWith, which (called before the first await) would leave the ids in the caller's context
+ * for the next request's first lines.
+ */
+interface LogSlot {
+  context?: LogContext;
+  /** Opened by inRequestLogContext for one request: filled in, never entered over. */
+  request?: true;
+}
+const logContext = new AsyncLocalStorage<LogSlot>();
 
 const onLambda = Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
 /** Outside Lambda: the share of requests whose debug lines are written whatever the level. */
@@ -40,15 +51,25 @@ function sampleRateOf(value: string | undefined): number {
   return Number.isFinite(rate) && rate > 0 && rate <= 1 ? rate : 0;
 }
 
-/** Attach `context` to every log line of the current request (its async continuation). */
+/** Runs one request's work (`fn`) with a log context of its own, empty until entered. */
+export function inRequestLogContext<T>(fn: () => T): T {
+  return logContext.run({ request: true }, fn);
+}
+
+/**
+ * Attach `context` to every log line of the current request (its async continuation): the slot
+ * `inRequestLogContext` opened, or, outside one, from here on in this asynchronous context.
+ */
 export function enterLogContext(context: LogContext): void {
   if (requestSampleRate > 0 && Math.random() < requestSampleRate) sampledRequests.add(context);
-  logContext.enterWith(context);
+  const slot = logContext.getStore();
+  if (slot?.request) slot.context = context;
+  else logContext.enterWith({ context });
 }
 
 /** The ids of the request being served, if any (metrics and traces read them too). */
 export function currentLogContext(): LogContext | undefined {
-  return logContext.getStore();
+  return logContext.getStore()?.context;
 }
 
 /**
@@ -74,7 +95,7 @@ class ServiceLogFormatter extends LogFormatter {
       timestamp: this.formatTimestamp(attributes.timestamp),
       service: attributes.serviceName,
     };
-    const context = logContext.getStore();
+    const context = logContext.getStore()?.context;
     if (attributes.sampleRateValue) line.sampling_rate = attributes.sampleRateValue;
     else if (context && sampledRequests.has(context)) line.sampling_rate = requestSampleRate;
     if (attributes.xRayTraceId) line.xray_trace_id = attributes.xRayTraceId;
@@ -139,7 +160,7 @@ let sampledLogger: ServiceLogger | undefined;
 /** The Logger for a line written now: the sampled one within a sampled request. */
 function loggerNow(): ServiceLogger {
   if (requestSampleRate === 0) return powertoolsLogger;
-  const context = logContext.getStore();
+  const context = logContext.getStore()?.context;
   if (!context || !sampledRequests.has(context)) return powertoolsLogger;
   sampledLogger ??= new ServiceLogger({
     serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fsm',
