@@ -52,8 +52,10 @@ export function inRequestCallCost<T>(fn: () => T): T {
  * reports what one request cost.
  */
 export async function countingDynamoCalls<T>(work: () => Promise<T>): Promise<{ result: T } & CallCost> {
-  const cost = newCallCost(callScope.getStore());
-  const result = await callScope.run(cost, work);
+  let cost = newCallCost();
+  const result = await withCallCost(work, (settled) => {
+    cost = settled;
+  });
   return { result, ...cost };
 }
 
