@@ -29,6 +29,7 @@ import { build } from 'esbuild';
 import { bundleFileName, esbuildOptions, functionEntry, lambdaBundling, repoRoot } from '../lib/bundling.ts';
 import { scopeSourceMapFile } from '../lib/source-map-scope.ts';
 import { consumerGroupNames } from '../shared/events/consumer-groups.ts';
+import { lambdaEnvironment } from '../test/doubles/lambda-sandbox.ts';
 import { explainBundle } from './bundle-why.ts';
 
 const sizeGoalKb = 250;
@@ -98,16 +99,13 @@ const load =
       };
 
 /** What Lambda sets before it loads a function with tracing Active (the ones read at import). */
-function lambdaEnvironment(name: string, file: string): Record<string, string> {
+function lambdaEnvironmentFor(name: string, file: string): Record<string, string> {
   if (!lambdaEnv) return {};
-  return {
-    AWS_LAMBDA_FUNCTION_NAME: `bench-${name}`,
-    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-    LAMBDA_TASK_ROOT: dirname(file),
-    AWS_REGION: process.env.AWS_REGION ?? 'eu-central-1',
-    AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
-    AWS_XRAY_DAEMON_ADDRESS: '169.254.79.129:2000',
-  };
+  return lambdaEnvironment({
+    functionName: `bench-${name}`,
+    taskRoot: dirname(file),
+    daemonAddress: '169.254.79.129:2000',
+  });
 }
 
 /** Milliseconds one fresh `node` process needs to load the bundle (median of `runs`). */
@@ -137,11 +135,11 @@ async function measure(name: string, variant: Measurement['variant'], dir: strin
     sizeKb,
     // As deployed: no --enable-source-maps (stacks are mapped when formatted, lib/service-function.ts).
     importMs: coldImportMs(outfile, [], {
-      ...lambdaEnvironment(name, outfile),
+      ...lambdaEnvironmentFor(name, outfile),
       ...env,
     }),
     importNodeMapsMs: coldImportMs(outfile, ['--enable-source-maps'], {
-      ...lambdaEnvironment(name, outfile),
+      ...lambdaEnvironmentFor(name, outfile),
       ...env,
     }),
   }));

@@ -14,14 +14,12 @@
  *   npm run bench:tracing -- --rounds 7 --invocations 3000
  */
 import { spawn } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions, lambdaBundling, repoRoot } from '../lib/bundling.ts';
+import { lambdaEnvironment, startFakeDynamoDb, startXrayDaemon } from '../test/doubles/lambda-sandbox.ts';
 
 function optionValue(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -65,23 +63,13 @@ function run(file: string, env: Record<string, string>) {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 async function main(): Promise<void> {
-  const daemon = createSocket('udp4');
   let datagrams = 0;
-  daemon.on('message', () => {
+  const daemon = await startXrayDaemon(() => {
     datagrams++;
   });
-  await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
-  const item = JSON.stringify({
-    Item: { pk: { S: 'item' }, name: { S: 'A bench item' }, count: { N: '3' } },
-  });
-  const dynamodb = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'bench' });
-      response.end(item);
-    });
-  });
-  await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+  const dynamodb = await startFakeDynamoDb(
+    JSON.stringify({ Item: { pk: { S: 'item' }, name: { S: 'A bench item' }, count: { N: '3' } } }),
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'fsm-tracing-bench-'));
   try {
@@ -98,16 +86,14 @@ async function main(): Promise<void> {
         // Not spawnSync: the fake DynamoDB and the daemon answer from this process's event loop.
         const child = await run(variant.bundle, {
           PATH: process.env.PATH ?? '',
-          AWS_LAMBDA_FUNCTION_NAME: 'fsm-bench-traced',
-          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-          LAMBDA_TASK_ROOT: dir,
-          _HANDLER: 'index.handler',
-          AWS_REGION: 'eu-central-1',
+          ...lambdaEnvironment({
+            functionName: 'fsm-bench-traced',
+            taskRoot: dir,
+            daemonAddress: daemon.address,
+          }),
           AWS_ACCESS_KEY_ID: 'bench',
           AWS_SECRET_ACCESS_KEY: 'bench',
-          AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
-          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
-          BENCH_DYNAMODB: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+          BENCH_DYNAMODB: dynamodb.endpoint,
           INVOCATIONS: String(invocations),
           LOG_LEVEL: 'WARN',
           ...variant.env,

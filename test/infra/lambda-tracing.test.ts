@@ -7,15 +7,13 @@
  * with concurrent calls and successive invocations kept apart.
  */
 import { spawn } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFileName, esbuildOptions, repoRoot } from '../../lib/bundling.ts';
+import { lambdaEnvironment, startFakeDynamoDb, startXrayDaemon } from '../doubles/lambda-sandbox.ts';
 
 interface TraceDocument {
   name: string;
@@ -42,25 +40,8 @@ function collect(document: TraceDocument, parent?: string, traceId?: string): vo
 }
 
 beforeAll(async () => {
-  const daemon = createSocket('udp4');
-  daemon.on('message', (message) => {
-    // "{header}\n{document}", the daemon's wire format.
-    const [, body] = message.toString('utf8').split('\n');
-    if (body) collect(JSON.parse(body) as TraceDocument);
-  });
-  await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
-
-  const dynamodb = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, {
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amzn-requestid': 'fake-request-id',
-      });
-      response.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+  const daemon = await startXrayDaemon((document) => collect(document as unknown as TraceDocument));
+  const dynamodb = await startFakeDynamoDb('{}');
 
   const outfile = join(dir, bundleFileName);
   await build(esbuildOptions(join(repoRoot, 'test/infra/fixtures/traced-handler.ts'), outfile));
@@ -68,16 +49,10 @@ beforeAll(async () => {
     cwd: dir,
     env: {
       PATH: process.env.PATH,
-      AWS_LAMBDA_FUNCTION_NAME: 'fsm-test-traced',
-      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-      LAMBDA_TASK_ROOT: dir,
-      _HANDLER: 'index.handler',
-      AWS_REGION: 'eu-central-1',
+      ...lambdaEnvironment({ functionName: 'fsm-test-traced', taskRoot: dir, daemonAddress: daemon.address }),
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_XRAY_CONTEXT_MISSING: 'LOG_ERROR',
-      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${(daemon.address() as AddressInfo).port}`,
-      FSM_TEST_DYNAMODB: `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`,
+      FSM_TEST_DYNAMODB: dynamodb.endpoint,
       TRACE_HEADERS: traces.map(({ root, parent }) => `Root=${root};Parent=${parent};Sampled=1`).join(','),
     },
     stdio: ['ignore', 'ignore', 'pipe'],
