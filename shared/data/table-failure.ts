@@ -50,3 +50,46 @@ export function conditionFailure(kind: string, stored: unknown, cause: unknown):
       })
     : new DataError('not-found', 'the item does not exist', { cause });
 }
+
+/**
+ * Whether a write met another transaction on one of its items (DynamoDB cancels it, reason
+ * TransactionConflict, or refuses a plain write with TransactionConflictException): nothing was
+ * written, and the same write sent again a moment later is the right answer. DynamoDB Local runs
+ * transactions one at a time and never says this; DynamoDB does (shared/data/README.md, "Testing
+ * under DynamoDB's semantics").
+ */
+export function isContention(error: unknown): boolean {
+  const failure = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> } | null;
+  if (failure?.name === 'TransactionConflictException') return true;
+  if (failure?.name !== 'TransactionCanceledException' || !failure.CancellationReasons) return false;
+  const codes = failure.CancellationReasons.map((reason) => reason.Code ?? 'None');
+  return (
+    codes.includes('TransactionConflict') &&
+    codes.every((code) => code === 'None' || code === 'TransactionConflict')
+  );
+}
+
+/** Attempts of a write that keeps meeting other transactions, and the pause before each retry. */
+const contentionAttempts = 8;
+const contentionPause = (attempt: number) => Math.random() * 10 * 2 ** attempt;
+
+/**
+ * Runs `write` again while it meets other transactions (with jittered back-off, about 2.5 s at
+ * most), so contention is never reported as a version conflict; still contended after that, it
+ * is `unavailable` (503 with Retry-After), never a 409.
+ */
+export async function retryingContention<T>(what: string, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isContention(error)) throw error;
+      if (attempt >= contentionAttempts) {
+        throw new DataError('unavailable', `${what}: still contended after ${attempt} attempts`, {
+          cause: error,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, contentionPause(attempt)));
+    }
+  }
+}

@@ -4,8 +4,7 @@
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
-import { DataError } from './data-error.ts';
-import { conditionFailure, translate } from './table-failure.ts';
+import { conditionFailure, isContention, retryingContention, translate } from './table-failure.ts';
 import { type TableWrite, toTransactItem } from './table-write.ts';
 
 /**
@@ -40,6 +39,11 @@ export function mergedCounterWrites(writes: readonly TableWrite[]): TableWrite[]
 /** All writes commit together or not at all (one TransactWriteItems call). */
 export async function transactWrite(requested: readonly TableWrite[]): Promise<void> {
   const writes = mergedCounterWrites(requested);
+  // A new command (and idempotency token) per attempt: a cancelled transaction wrote nothing.
+  await retryingContention('transaction', () => sendTransaction(writes));
+}
+
+async function sendTransaction(writes: readonly TableWrite[]): Promise<void> {
   try {
     await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map(toTransactItem) }));
   } catch (error) {
@@ -48,15 +52,15 @@ export async function transactWrite(requested: readonly TableWrite[]): Promise<v
       CancellationReasons?: Array<{ Code?: string; Item?: unknown }>;
     };
     if (failure.name === 'TransactionCanceledException' && failure.CancellationReasons) {
+      // A refused condition is the answer, whatever else met another transaction: only it is a 409.
       failure.CancellationReasons.forEach((reason, index) => {
         const write = writes[index];
-        if (!write) return;
-        if (reason.Code === 'ConditionalCheckFailed') throw conditionFailure(write.kind, reason.Item, error);
-        if (reason.Code === 'TransactionConflict') {
-          throw new DataError('version-conflict', 'a concurrent write changed the item', { cause: error });
+        if (write && reason.Code === 'ConditionalCheckFailed') {
+          throw conditionFailure(write.kind, reason.Item, error);
         }
       });
     }
+    if (isContention(error)) throw error;
     translate(error, 'transaction');
   }
 }

@@ -5,7 +5,13 @@
  */
 import { BatchWriteCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
-import { conditionFailure, isConditionFailure, translate } from './table-failure.ts';
+import {
+  conditionFailure,
+  isConditionFailure,
+  isContention,
+  retryingContention,
+  translate,
+} from './table-failure.ts';
 import { isExpired, type Key, type StoredRecord, toItem } from './table-item.ts';
 import { type TableWrite, toTransactItem } from './table-write.ts';
 
@@ -212,6 +218,10 @@ export async function deleteRecord(key: Key): Promise<void> {
  * codes as `transactWrite`.
  */
 export async function writeItem(write: TableWrite): Promise<void> {
+  await retryingContention('write', () => sendWrite(write));
+}
+
+async function sendWrite(write: TableWrite): Promise<void> {
   const item = toTransactItem(write);
   try {
     if (item.Put) await dynamo().send(new PutCommand(item.Put as never));
@@ -220,6 +230,7 @@ export async function writeItem(write: TableWrite): Promise<void> {
   } catch (error) {
     if (isConditionFailure(error))
       throw conditionFailure(write.kind, (error as { Item?: unknown }).Item, error);
+    if (isContention(error)) throw error;
     translate(error, 'write');
   }
 }
