@@ -37,6 +37,8 @@ export interface WorkspaceStore<T extends VersionedResource> {
   getConsistent(id: string): Promise<T | undefined>;
   /** Many by id, in the order asked (undefined: absent): one BatchGetItem per 100 ids. */
   getMany(ids: readonly string[]): Promise<Array<T | undefined>>;
+  /** The same, strongly consistent (what a conditional write is about to be checked against). */
+  getManyConsistent(ids: readonly string[]): Promise<Array<T | undefined>>;
   /** The whole collection of the workspace (one Query per 1 MB): for setup work, never for a list. */
   list(): Promise<T[]>;
   /** One page of the collection through its list indexes (list-read.ts). */
@@ -89,6 +91,9 @@ function workspaceStore<T extends VersionedResource>(
     },
     async getMany(ids) {
       return (await getRecords(ids.map(key))) as Array<T | undefined>;
+    },
+    async getManyConsistent(ids) {
+      return (await getRecords(ids.map(key), { consistent: true })) as Array<T | undefined>;
     },
     async list() {
       return (await queryPartition(collectionPk(workspaceId, collection))) as T[];

@@ -25,8 +25,9 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor, Principal } from '../../auth/actor.ts';
+import { DataError } from '../../data/data-error.ts';
 import { comparatorOf, type ListOrder, type ListRequest } from '../../data/list-read.ts';
-import type { StoredRecord } from '../../data/table.ts';
+import type { StoredRecord, TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf, paginate } from '../../schema/list.ts';
 import {
@@ -40,6 +41,7 @@ import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.
 import { tourList } from './tour.list.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
 import { tourStore, toursOfShift } from './tour.store.ts';
+import { claimConflictError, tourClaims } from './tour-claims.ts';
 import { TourError } from './tour-error.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
 
@@ -150,7 +152,8 @@ export async function createTour(ctx: Actor, input: z.output<typeof CreateTourSc
     updated_at: now,
     lock_version: 0,
   };
-  await tourStore.of(ctx).create(tour, domainEvent(ctx, 'tour.created', resource(tour.id), tour));
+  const event = domainEvent(ctx, 'tour.created', resource(tour.id), tour);
+  await saveClaimingOrThrow(ctx, undefined, tour, (claims) => tourStore.of(ctx).create(tour, event, claims));
   return tour;
 }
 
@@ -184,14 +187,12 @@ export async function updateTour(
       if (ownOnly) assertOwnWorkStatus(patch.status, current.status, tourOwnWork);
       return mergePatch(current, normalized);
     },
-    save: (next, current) =>
-      tourStore
-        .of(ctx)
-        .replace(
-          next,
-          current,
-          domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next)),
-        ),
+    save: (next, current) => {
+      const event = domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next));
+      return saveClaimingOrThrow(ctx, current, next, (claims) =>
+        tourStore.of(ctx).replace(next, current, event, claims),
+      );
+    },
   });
   return after;
 }
@@ -202,9 +203,59 @@ export async function deleteTour(ctx: Actor, id: string): Promise<void> {
       const tour = await tourStore.of(ctx).get(id);
       return tour && canSee(ctx.principal, tour) ? tour : undefined;
     },
-    remove: (current) =>
-      tourStore.of(ctx).remove(current, domainEvent(ctx, 'tour.deleted', resource(id), current)),
+    remove: (current) => {
+      const event = domainEvent(ctx, 'tour.deleted', resource(id), current);
+      return saveClaimingOrThrow(ctx, current, undefined, (claims) =>
+        tourStore.of(ctx).remove(current, event, claims),
+      );
+    },
   });
+}
+
+/** Guard writes one tour transaction takes besides the tour, its event and its list entries. */
+export const maxClaimsPerWrite = 80;
+
+/**
+ * Writes a tour (`write` sends its transaction with the guard writes given) so that it never
+ * takes a case or shift another tour holds (tour-claims.ts): such a write is 409 naming the other
+ * tour, and nothing is written. A guard that changed hands between its read and the write cancels
+ * the transaction; the guards are then read again (the winner is named), unless the tour itself
+ * changed, whose conflict is its caller's to handle (updateVersioned, deleteExisting).
+ */
+async function saveClaimingOrThrow(
+  ctx: Actor,
+  before: Tour | undefined,
+  after: Tour | undefined,
+  write: (claims: TableWrite[]) => Promise<void>,
+): Promise<void> {
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const { writes, conflicts } = await tourClaims(ctx, before, after);
+    if (conflicts.length > 0) throw claimConflictError(conflicts, after ?? before ?? { stops: [] });
+    if (writes.length > maxClaimsPerWrite) {
+      throw new TourError('invalid', {
+        fields: [
+          {
+            type: 'field-invalid',
+            pointer: '#/stops',
+            detail:
+              `at most ${maxClaimsPerWrite} stops can join or leave a tour in one write (this one moves ` +
+              `${writes.length}); send the rest in a second write`,
+          },
+        ],
+      });
+    }
+    try {
+      await write(writes);
+      return;
+    } catch (error) {
+      if (!(error instanceof DataError) || error.code === 'unavailable' || writes.length === 0) throw error;
+      if (before) {
+        const now = await tourStore.of(ctx).getConsistent(before.id);
+        if (now?.lock_version !== before.lock_version) throw error;
+      }
+    }
+  }
+  throw new TourError('conflict', { detail: 'The stops of the tour kept changing hands; retry.' });
 }
 
 /** Stops as stored: case ids lower case (UUIDs compare case-insensitively), keys in a fixed order. */
