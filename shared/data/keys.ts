@@ -71,6 +71,14 @@ export function devicePointPartition(workspaceId: WorkspaceId, deviceId: string)
   return `${tenant(workspaceId)}#DEVICE_POINT#${deviceId}`;
 }
 
+/**
+ * The parts of one optimization run's plan (optimization-runs/run-plan.store.ts): a partition per
+ * run, so a plan's parts are one key range and never meet another run's.
+ */
+export function planPartPartition(workspaceId: WorkspaceId, runId: string): string {
+  return `${tenant(workspaceId)}#OPT_PLAN_PART#${runId}`;
+}
+
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
   principal: (workspaceId: WorkspaceId, principalId: string) => ({
@@ -210,6 +218,14 @@ export const keys = {
   devicePoint: (workspaceId: WorkspaceId, deviceId: string, recordedAt: string, pointId: string) => ({
     pk: devicePointPartition(workspaceId, deviceId),
     sk: `${recordedAt}#${pointId}`,
+  }),
+  /**
+   * One part of a run's plan (its JSON cut in pieces that each fit an item); sort key = the part
+   * number, zero-padded so that key order is part order.
+   */
+  planPart: (workspaceId: WorkspaceId, runId: string, part: number) => ({
+    pk: planPartPartition(workspaceId, runId),
+    sk: String(part).padStart(4, '0'),
   }),
   /** A comment (soft-deleted ones stay: tombstones keep their thread); sort key = its UUIDv7 id. */
   comment: (workspaceId: WorkspaceId, commentId: string) => ({

@@ -1,8 +1,9 @@
 /**
  * The picture of a run's plan (GET …/optimization-runs/{run_id}/map.svg): the routes and the
  * cases left out where they were when the run read them (the plan's places), labelled with the
- * technicians' names and the cases' titles as they are now. Cost: the run, its plan, 1 BatchGetItem
- * per 100 cases for titles, 1 GetItem per technician.
+ * technicians' names and the cases' titles as they are now. Cost: the run, its plan (its header
+ * and 1 BatchGetItem of its parts: run-plan.store.ts), 1 BatchGetItem per 100 cases for titles,
+ * 1 GetItem per technician.
  */
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -11,8 +12,9 @@ import { type MapRoute, runMapSvg } from '../scheduling/run-map.ts';
 import type { Place } from '../scheduling/travel.ts';
 import type { Coordinates } from './optimization-run.record.ts';
 import { settleIfStalled } from './optimization-run.service.ts';
-import { planStore, runStore } from './optimization-run.store.ts';
+import { runStore } from './optimization-run.store.ts';
 import { OptimizationRunError } from './optimization-run-error.ts';
+import { readPlan } from './run-plan.store.ts';
 
 const place = ([latitude, longitude]: Coordinates): Place => ({ latitude, longitude });
 
@@ -21,7 +23,7 @@ export async function runMap(ctx: Actor, id: string): Promise<string> {
   const stored = await runStore.of(ctx).get(runId);
   if (!stored) throw new OptimizationRunError('not-found');
   const run = await settleIfStalled(ctx, stored);
-  const plan = run.status === 'SUCCEEDED' ? await planStore.of(ctx).get(runId) : undefined;
+  const plan = run.status === 'SUCCEEDED' ? await readPlan(ctx, runId) : undefined;
   if (!plan) {
     // The map is a sub-resource that exists once the plan does.
     throw new OptimizationRunError('not-found', {

@@ -27,6 +27,11 @@ export interface RunRecord {
   created_at: string;
   updated_at: string;
   started_at?: string;
+  /**
+   * When the solver began its search, after reading the records and the travel matrix: the run's
+   * deadline counts from here (run-deadlines.ts). Internal: not published.
+   */
+  solving_started_at?: string;
   finished_at?: string;
   travel_model?: 'great-circle' | 'amazon-location';
   summary?: RunSummary;

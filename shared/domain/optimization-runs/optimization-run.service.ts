@@ -4,9 +4,12 @@
  * outbox hands it to the solver queue: solver-dispatch.consumer.ts), read, list and cancel. The
  * solving itself is solver-job.ts, the apply apply.service.ts.
  *
- * A read never shows a run stuck in RUNNING: past `expected_finish_at` (its time limit plus a
- * minute) the solver has stopped without an answer (out of memory, a timeout, a crash), and the
- * read records it as FAILED (SOLVER_STOPPED) before answering.
+ * A read never shows a run stuck (run-deadlines.ts): a RUNNING run past its deadline (its
+ * search not begun within the preparation budget, or no answer within its time limit plus a
+ * minute from the search's start) has a solver that stopped without an answer (out of memory, a
+ * timeout, a crash), and a QUEUED run no solver took up within the queue timeout never will be
+ * (its hand-over to the solver queue failed): the read records it as FAILED (SOLVER_STOPPED,
+ * NOT_STARTED) before answering.
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
@@ -16,12 +19,19 @@ import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import type { RunRecord } from './optimization-run.record.ts';
-import { deadlineOf, representRun, runEventObject, runResource } from './optimization-run.representation.ts';
+import { representRun, runEventObject, runResource } from './optimization-run.representation.ts';
 import type { CreateOptimizationRun, OptimizationRun } from './optimization-run.schema.ts';
-import { planStore, runStore } from './optimization-run.store.ts';
+import { runStore } from './optimization-run.store.ts';
 import { OptimizationRunError } from './optimization-run-error.ts';
-import { type RunStatus, timeLimits } from './optimization-run-statuses.ts';
-import { failRun, moveRun } from './run-transitions.ts';
+import {
+  preparationBudgetSeconds,
+  queueTimeoutSeconds,
+  type RunStatus,
+  timeLimits,
+} from './optimization-run-statuses.ts';
+import { overdueOf } from './run-deadlines.ts';
+import { readPlan } from './run-plan.store.ts';
+import { type Failure, failRun, moveRun } from './run-transitions.ts';
 
 /** Case statuses a run never plans: the work is under way, done or called off. */
 const unplannable = new Set(['IN_PROGRESS', 'DONE', 'CANCELLED']);
@@ -83,20 +93,48 @@ export async function createRun(ctx: Actor, input: CreateOptimizationRun): Promi
 export const stalledReason =
   'The solver stopped without an answer (it ran out of memory, timed out or crashed); create a new run.';
 
-/** A RUNNING run past its deadline, recorded as FAILED; any other run as it is. */
+export const stalledPreparingReason =
+  `The solver stopped without an answer: it did not begin its search within ${preparationBudgetSeconds} s ` +
+  'of taking the run up (reading the records and travel times took too long, or it ran out of memory or ' +
+  'crashed); create a new run.';
+
+export const notStartedReason =
+  `The solver never took the run up: it waited in the queue for more than ${queueTimeoutSeconds / 60} minutes ` +
+  '(its hand-over to the solver failed, or every solver stayed busy that long); create a new run.';
+
+function overdueFailure(run: RunRecord, now: number): Failure | undefined {
+  switch (overdueOf(run, now)) {
+    case 'not-started':
+      return { code: 'NOT_STARTED', reason: notStartedReason };
+    case 'stalled':
+      return {
+        code: 'SOLVER_STOPPED',
+        reason: run.solving_started_at ? stalledReason : stalledPreparingReason,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A run past its deadline (run-deadlines.ts) recorded as FAILED: RUNNING and stalled
+ * (SOLVER_STOPPED), or QUEUED and never taken up (NOT_STARTED); any other run as it is. Called by
+ * every read and by the solver, so whoever looks first records it, and all see the same.
+ */
 export async function settleIfStalled(
   ctx: Actor | string,
   run: RunRecord,
   now = Date.now(),
 ): Promise<RunRecord> {
-  const deadline = run.status === 'RUNNING' ? deadlineOf(run) : undefined;
-  if (deadline === undefined || now <= deadline) return run;
+  const failure = overdueFailure(run, now);
+  if (!failure) return run;
   const { run: after } = await failRun(
     ctx,
     run.id,
-    { code: 'SOLVER_STOPPED', reason: stalledReason },
-    // Only the attempt that stalled: a run taken again since is someone else's to judge.
-    (current) => current.started_at === run.started_at,
+    failure,
+    // Judged again on the run as it is now (read strongly consistent): one taken up, or whose
+    // search began, since this (possibly stale) read is not overdue for that reason any more.
+    (current) => overdueFailure(current, now)?.code === failure.code,
   );
   return after ?? run;
 }
@@ -106,7 +144,7 @@ export async function getRun(ctx: Actor, id: string): Promise<OptimizationRun> {
   const stored = await runStore.of(ctx).get(id.toLowerCase());
   if (!stored) throw new OptimizationRunError('not-found');
   const run = await settleIfStalled(ctx, stored);
-  const plan = run.status === 'SUCCEEDED' ? await planStore.of(ctx).get(run.id) : undefined;
+  const plan = run.status === 'SUCCEEDED' ? await readPlan(ctx, run.id) : undefined;
   return representRun(run, plan);
 }
 

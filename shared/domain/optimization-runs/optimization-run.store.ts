@@ -1,26 +1,22 @@
 /**
  * Storage of optimization runs: the run (OPT_RUN, listed: optimization-run.list.ts) and, once it
- * SUCCEEDED, its plan (OPT_PLAN, same id), written in the transaction that records the success.
- * Every move of the status is a versioned replace with its event; an apply's claim is the one
- * write without an event: it changes nothing a reader sees, it only keeps a second apply out.
+ * SUCCEEDED, its plan (OPT_PLAN, same id: a header created in the transaction that records the
+ * success, over parts of its own written just before; run-plan.store.ts). Every move of the
+ * status is a versioned replace with its event; an apply's claim and the start of the search
+ * (run-transitions.ts, `markSolving`) are the writes without an event: they change nothing a
+ * client acts on.
  */
 import { resourceStore, type StoreScope } from '../../data/resource-store.ts';
-import { type TableWrite, transactWrite } from '../../data/table.ts';
+import { transactWrite } from '../../data/table.ts';
 import { runList } from './optimization-run.list.ts';
 import type { RunPlan, RunRecord } from './optimization-run.record.ts';
 
 export const runStore = resourceStore<RunRecord>('optimization_run', 'OPT_RUN', runList);
+/**
+ * The OPT_PLAN items. Those written since plans are stored in parts hold a header, not a RunPlan:
+ * read plans with `readPlan` (run-plan.store.ts), which reads both kinds.
+ */
 export const planStore = resourceStore<RunPlan>('optimization_run_plan', 'OPT_PLAN');
-
-/** The plan's insert, to join the transaction that moves the run to SUCCEEDED. */
-export function planCreate(scope: StoreScope, plan: RunPlan): TableWrite {
-  return {
-    kind: 'create',
-    key: planStore.of(scope).key(plan.id),
-    entity: 'optimization_run_plan',
-    record: { ...plan },
-  };
-}
 
 /**
  * Sets (or, with `undefined`, removes) an apply's claim on the run as read; fails with a

@@ -13,19 +13,23 @@
  *
  * The move that ends a run counts it in the OptimizationRuns metric by outcome, once: whichever
  * mover won (a solver's success after a cancel moves nothing and counts nothing).
+ *
+ * One write is no move: `markSolving` records when the search begins (RUNNING stays RUNNING).
  */
 import { DataError } from '../../data/data-error.ts';
 import type { StoreScope } from '../../data/resource-store.ts';
-import type { TableWrite } from '../../data/table.ts';
+import { type TableWrite, writeItem } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { systemEvent } from '../../events/domain-event.ts';
 import type { EventType } from '../../events/event-registry.ts';
 import { recordOptimizationRun } from '../../observability/metrics.ts';
-import type { RunPlan, RunRecord, RunSummary } from './optimization-run.record.ts';
+import type { RunRecord, RunSummary } from './optimization-run.record.ts';
 import { runEventObject, runResource } from './optimization-run.representation.ts';
-import { planCreate, runStore } from './optimization-run.store.ts';
+import { runStore } from './optimization-run.store.ts';
 import { OptimizationRunError } from './optimization-run-error.ts';
 import type { FailureCode } from './optimization-run-statuses.ts';
+import { deadlineOf } from './run-deadlines.ts';
+import { type PlanHeader, planHeaderCreate } from './run-plan.store.ts';
 
 const workspaceOf = (scope: StoreScope) => (typeof scope === 'string' ? scope : scope.workspaceId);
 
@@ -109,13 +113,16 @@ export function takeRun(
   });
 }
 
-/** RUNNING → SUCCEEDED with the plan, if the run is still the one this receive took. */
+/**
+ * RUNNING → SUCCEEDED with the plan's header (its parts are written already: run-plan.store.ts),
+ * if the run is still the one this receive took.
+ */
 export function succeedRun(
   scope: StoreScope,
   id: string,
   messageId: string,
   summary: RunSummary,
-  plan: RunPlan,
+  plan: PlanHeader,
 ) {
   return moveRun(scope, id, {
     next: (current, now) =>
@@ -123,8 +130,52 @@ export function succeedRun(
         ? { ...withoutSolverFields(current), status: 'SUCCEEDED', finished_at: now, summary }
         : undefined,
     event: solverEvent(scope, 'optimization_run.succeeded'),
-    extra: () => [planCreate(scope, plan)],
+    extra: () => [planHeaderCreate(scope, plan)],
   });
+}
+
+/** What `markSolving` found: the search may begin, the run is no longer this receive's, or too late. */
+export type SolvingMark =
+  | { outcome: 'solving'; run: RunRecord }
+  | { outcome: 'gone' }
+  | { outcome: 'late'; run: RunRecord };
+
+/**
+ * Records that the search of a run this receive took begins now (`solving_started_at`): its
+ * deadline counts from here (run-deadlines.ts). One UpdateItem conditional on the version,
+ * without event (nothing a client acts on changes; `expected_finish_at` only moves earlier). It
+ * bumps lock_version, so a mover that read the run before never puts it back without the field.
+ * `gone`: the run is no longer RUNNING under `messageId` (cancelled, failed by a read): nothing to
+ * solve. `late`: its preparation outlasted the budget; a read calls it stalled already.
+ */
+export async function markSolving(scope: StoreScope, id: string, messageId: string): Promise<SolvingMark> {
+  const store = runStore.of(scope);
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    const current = await store.getConsistent(id);
+    if (current?.status !== 'RUNNING' || current.solver_message_id !== messageId) {
+      return { outcome: 'gone' };
+    }
+    const now = Date.now();
+    if (now > (deadlineOf(current) ?? Number.POSITIVE_INFINITY)) return { outcome: 'late', run: current };
+    const next: RunRecord = {
+      ...current,
+      solving_started_at: new Date(now).toISOString(),
+      lock_version: current.lock_version + 1,
+    };
+    try {
+      await writeItem({
+        kind: 'update',
+        key: store.key(id),
+        set: { solving_started_at: next.solving_started_at, lock_version: next.lock_version },
+        expectedVersion: current.lock_version,
+      });
+      return { outcome: 'solving', run: next };
+    } catch (error) {
+      if (error instanceof DataError && error.code === 'version-conflict') continue;
+      throw error;
+    }
+  }
+  throw new OptimizationRunError('conflict', { detail: 'The run kept changing; retry.' });
 }
 
 export interface Failure {

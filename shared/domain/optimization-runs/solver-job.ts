@@ -3,25 +3,32 @@
  * AWS, the local stack's queue poller locally): take the run up, plan, answer.
  *
  *   read the run ─► QUEUED: take it (RUNNING, conditional) ─► read cases, shifts, skills, tours
- *   ─► travel matrix ─► solve within the time limit ─► SUCCEEDED with the plan, or FAILED
+ *   ─► travel matrix ─► mark the search's start ─► solve within the time limit
+ *   ─► the plan's parts, then SUCCEEDED with its header; or FAILED
  *
+ * - A run past its deadline (run-deadlines.ts) is failed first, as a read would record it: a
+ *   QUEUED run no solver took up within the queue timeout is not started late (NOT_STARTED).
  * - A CANCELLED (or otherwise final) run is skipped. A run cancelled while it is solved keeps
- *   CANCELLED: the answer's write is conditional on the run still being RUNNING by this message.
- * - A run found RUNNING by the message that took it up is a redelivery: the receive that took it
- *   died (out of memory, the function's timeout, a crash), so the run fails (SOLVER_STOPPED).
- *   Found RUNNING by another message (a dispatch repeated), it is left to its solver unless it is
- *   past its deadline (then it fails as stalled, as a read would record it).
+ *   CANCELLED: the answer's write is conditional on the run still being RUNNING by this message,
+ *   and the plan's parts written for it are removed again.
+ * - A run found RUNNING within its deadline is left to the receive that took it, whatever the
+ *   message: SQS may hand one message out twice while its first receive is alive (at-least-once
+ *   delivery), and a dispatch may be repeated. A receive that died is never waited for long: SQS
+ *   hands its message out again only after the visibility timeout, which outlasts every deadline
+ *   (lib/solver-settings.ts), so that receive finds the run stalled and fails it.
  * - Any failure on the way fails the run with its reason; the message is then settled. Only
  *   when the run cannot be written at all does the call reject (the queue hands it out again).
  */
 import { placesOf, toVroomInput } from '../scheduling/planning-problem.ts';
 import { toPlanResult, type VroomAnswer } from '../scheduling/planning-result.ts';
 import type { TravelPort } from '../scheduling/travel.ts';
-import type { RunPlan } from './optimization-run.record.ts';
+import type { RunPlan, RunRecord } from './optimization-run.record.ts';
 import { settleIfStalled } from './optimization-run.service.ts';
 import { runStore } from './optimization-run.store.ts';
+import { preparationBudgetSeconds } from './optimization-run-statuses.ts';
 import { PlanTooLargeError, readPlanningInput } from './planning-input.ts';
-import { type Failure, failRun, succeedRun, takeRun } from './run-transitions.ts';
+import { discardPlanParts, type PlanHeader, writePlanParts } from './run-plan.store.ts';
+import { type Failure, failRun, markSolving, succeedRun, takeRun } from './run-transitions.ts';
 import type { SolverMessage } from './solver-dispatch.consumer.ts';
 import { OptimizerInputError, type SolverPort, SolverStoppedError } from './solver-port.ts';
 
@@ -42,6 +49,13 @@ export const crashedReason =
 /** The travel provider could not answer. */
 class TravelUnavailableError extends Error {}
 
+/** Reading the records and the matrix outlasted the preparation budget. */
+class PreparationTooLongError extends Error {}
+
+export const preparationTooLongReason =
+  `Reading the records and the travel matrix took longer than the ${preparationBudgetSeconds} s a run ` +
+  'has before its search; create a new run (fewer cases or shifts make a smaller matrix).';
+
 function parseMessage(body: string): SolverMessage | undefined {
   try {
     const message = JSON.parse(body) as Partial<SolverMessage>;
@@ -56,6 +70,8 @@ function parseMessage(body: string): SolverMessage | undefined {
 export function failureOf(error: unknown): Failure {
   if (error instanceof PlanTooLargeError) return { code: 'TOO_LARGE', reason: error.message };
   if (error instanceof TravelUnavailableError) return { code: 'TRAVEL_UNAVAILABLE', reason: error.message };
+  if (error instanceof PreparationTooLongError)
+    return { code: 'SOLVER_STOPPED', reason: preparationTooLongReason };
   if (error instanceof OptimizerInputError) {
     return { code: 'INVALID_PROBLEM', reason: `The optimizer refused the problem: ${error.message}` };
   }
@@ -78,22 +94,16 @@ export async function processSolverMessage(
     return;
   }
   const { workspace_id: workspaceId, run_id: runId } = message;
-  const run = await runStore.of(workspaceId).getConsistent(runId);
-  if (!run) return;
+  const stored = await runStore.of(workspaceId).getConsistent(runId);
+  if (!stored) return;
+  const run = await settleIfStalled(workspaceId, stored);
   if (run.status === 'RUNNING') {
-    if (run.solver_message_id === receipt.messageId) {
-      ports.log('solver message delivered again while its run is RUNNING: the earlier receive died', {
-        runId,
-      });
-      await failRun(
-        workspaceId,
-        runId,
-        { code: 'SOLVER_STOPPED', reason: crashedReason },
-        (current) => current.solver_message_id === receipt.messageId,
-      );
-    } else {
-      await settleIfStalled(workspaceId, run);
-    }
+    ports.log(
+      run.solver_message_id === receipt.messageId
+        ? 'solver message delivered again while its run is RUNNING within its deadline: left to the receive that took it'
+        : 'solver message for a run another message took up: left to its solver',
+      { runId, messageId: receipt.messageId },
+    );
     return;
   }
   if (run.status !== 'QUEUED') return;
@@ -105,23 +115,57 @@ export async function processSolverMessage(
     travel.model === 'amazon-location' ? 'amazon-location' : 'great-circle',
   );
   if (!moved || !taken) return;
+  await solveTakenRun(workspaceId, taken, receipt.messageId, travel, ports);
+}
+
+/** Plans a run this receive took, and records the answer: SUCCEEDED with its plan, or FAILED. */
+async function solveTakenRun(
+  workspaceId: string,
+  run: RunRecord,
+  messageId: string,
+  travel: TravelPort,
+  ports: SolverJobPorts,
+): Promise<void> {
+  const ours = (current: RunRecord) => current.solver_message_id === messageId;
+  let header: PlanHeader | undefined;
+  // Parts of a plan whose success was not recorded name nothing: removed, best effort (a crash
+  // before this leaves them behind; run-plan.store.ts).
+  const discardParts = async (after: RunRecord | undefined) => {
+    if (!header || after?.status === 'SUCCEEDED') return;
+    await discardPlanParts(workspaceId, header).catch((error: unknown) =>
+      ports.log('plan parts of a run that did not succeed left behind', {
+        runId: run.id,
+        error: String(error),
+      }),
+    );
+  };
   try {
-    const plan = await planRun(workspaceId, taken, travel, ports.solver);
-    await succeedRun(workspaceId, runId, receipt.messageId, plan.summary, plan.plan);
+    const planned = await planRun(workspaceId, run, messageId, travel, ports.solver);
+    // Cancelled, or failed by a read, while preparing: nothing to solve.
+    if (!planned) return;
+    header = await writePlanParts(workspaceId, planned.plan);
+    const { run: after } = await succeedRun(workspaceId, run.id, messageId, planned.summary, header);
+    await discardParts(after);
   } catch (error) {
     const failure = failureOf(error);
     if (failure.code === 'INTERNAL_ERROR')
-      ports.log('optimization run failed', { runId, error: String(error) });
-    await failRun(workspaceId, runId, failure, (current) => current.solver_message_id === receipt.messageId);
+      ports.log('optimization run failed', { runId: run.id, error: String(error) });
+    const { run: after } = await failRun(workspaceId, run.id, failure, ours);
+    await discardParts(after);
   }
 }
 
+/**
+ * The plan of a run: its input, the travel matrix, then (once the search's start is recorded)
+ * the search. Undefined when the run stopped being this receive's while it was prepared.
+ */
 async function planRun(
   workspaceId: string,
-  run: Parameters<typeof readPlanningInput>[1],
+  run: RunRecord,
+  messageId: string,
   travel: TravelPort,
   solver: SolverPort,
-) {
+): Promise<{ summary: ReturnType<typeof toPlanResult>['summary']; plan: RunPlan } | undefined> {
   const { problem, basis, places } = await readPlanningInput(workspaceId, run);
   let matrix: Awaited<ReturnType<TravelPort['matrix']>>;
   try {
@@ -133,14 +177,24 @@ async function planRun(
   }
   const translation = toVroomInput(problem, matrix);
   const { jobs, vehicles } = translation.input;
-  // Nothing to search: every case is left out with its reason, no route is planned.
-  const answer =
-    jobs.length === 0 || vehicles.length === 0
-      ? {
-          output: { routes: [], unassigned: jobs.map((job) => ({ id: job.id as number })) } as VroomAnswer,
-          solveMs: 0,
-        }
-      : await solver.solve({ input: translation.input, timeLimitSeconds: run.time_limit_seconds, seed: 1 });
+  let answer: { output: VroomAnswer; solveMs: number };
+  if (jobs.length === 0 || vehicles.length === 0) {
+    // Nothing to search: every case is left out with its reason, no route is planned.
+    answer = {
+      output: { routes: [], unassigned: jobs.map((job) => ({ id: job.id as number })) } as VroomAnswer,
+      solveMs: 0,
+    };
+  } else {
+    // The deadline counts from here on: the search gets its whole time limit.
+    const mark = await markSolving(workspaceId, run.id, messageId);
+    if (mark.outcome === 'gone') return undefined;
+    if (mark.outcome === 'late') throw new PreparationTooLongError();
+    answer = await solver.solve({
+      input: translation.input,
+      timeLimitSeconds: run.time_limit_seconds,
+      seed: 1,
+    });
+  }
   const result = toPlanResult(problem, translation, matrix, answer.output, answer.solveMs);
   const plan: RunPlan = {
     id: run.id,
