@@ -101,8 +101,9 @@ export interface EnvironmentSettings {
   /**
    * The solver of optimization runs (lib/solver.ts): its memory (CPU scales with it; the
    * optimizer is single-threaded, so 2 GB and more buy a full vCPU and room for large matrices)
-   * and its reserved concurrency, the runs solved at once (at least 2: the event source's
-   * smallest maxConcurrency). The account must keep 100 unreserved executions besides.
+   * and its reserved concurrency: 2 for the dead-letter queue's event source, the rest the runs
+   * solved at once (lib/solver-settings.ts, `solverMappingConcurrencyOrThrow`; at least 4: each
+   * event source takes 2 at least). The account must keep 100 unreserved executions besides.
    */
   solver: { memoryMb: number; reservedConcurrency: number };
   /** Stage-wide API Gateway throttling. */
@@ -175,7 +176,11 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
-    solver: { memoryMb: 2048, reservedConcurrency: 2 },
+    // 2 runs at once, as before, plus 2 for the dead letters. Reserved concurrency costs nothing
+    // by itself (invocations are billed as they run); it takes 4 of the account's executions
+    // from everything else (was 2), and at most 2 more invocations can run, only while dead
+    // letters are failed (a few writes each).
+    solver: { memoryMb: 2048, reservedConcurrency: 4 },
     apiThrottle: { rateLimit: 50, burstLimit: 100 },
     priceClass: PriceClass.PRICE_CLASS_100,
     container: {
@@ -209,7 +214,8 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
-    solver: { memoryMb: 2048, reservedConcurrency: 4 },
+    // 4 runs at once, as before, plus 2 for the dead letters (reserved: 6 of the account's executions).
+    solver: { memoryMb: 2048, reservedConcurrency: 6 },
     apiThrottle: { rateLimit: 200, burstLimit: 400 },
     priceClass: PriceClass.PRICE_CLASS_100,
     container: {
@@ -243,7 +249,8 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
     authCacheSeconds: 5,
     uploadCorsOrigins: ['*'],
     lambdaMemoryMb: 1024,
-    solver: { memoryMb: 3008, reservedConcurrency: 10 },
+    // 10 runs at once, as before, plus 2 for the dead letters (reserved: 12 of the account's executions).
+    solver: { memoryMb: 3008, reservedConcurrency: 12 },
     apiThrottle: { rateLimit: 1000, burstLimit: 2000 },
     priceClass: PriceClass.PRICE_CLASS_ALL,
     container: {

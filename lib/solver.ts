@@ -14,7 +14,11 @@ import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { deliveryQueueConsumeActions } from './events.ts';
 import { ServiceFunction } from './service-function.ts';
-import { solverBatchSize, solverFunctionTimeoutSeconds } from './solver-settings.ts';
+import {
+  solverBatchSize,
+  solverFunctionTimeoutSeconds,
+  solverMappingConcurrencyOrThrow,
+} from './solver-settings.ts';
 import { solverTableActions } from './table-access.ts';
 
 export interface SolverProps {
@@ -63,17 +67,19 @@ export class Solver extends Construct {
         resources: [routesProviderArn(Stack.of(this))],
       }),
     );
-    for (const [name, source] of [
-      ['SolverQueue', queue],
-      ['SolverDeadLetters', deadLetterQueue],
+    // Together the mappings ask for at most the reserved concurrency: at it they stop receiving
+    // instead of being throttled (a throttled invocation would spend a receive of its message).
+    // Fails the synth for a reserved concurrency below 4.
+    const concurrency = solverMappingConcurrencyOrThrow(settings.solver.reservedConcurrency);
+    for (const [name, source, maxConcurrency] of [
+      ['SolverQueue', queue, concurrency.queue],
+      ['SolverDeadLetters', deadLetterQueue, concurrency.deadLetters],
     ] as const) {
       this.worker.function.addEventSourceMapping(name, {
         eventSourceArn: source.queueArn,
         batchSize: solverBatchSize,
         reportBatchItemFailures: true,
-        // At the reserved concurrency the mapping stops receiving instead of being throttled
-        // (a throttled invocation would spend a receive of its message).
-        maxConcurrency: Math.max(2, settings.solver.reservedConcurrency),
+        maxConcurrency,
       });
     }
     props.dispatcher.role.addToPolicy(

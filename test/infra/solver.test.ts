@@ -1,10 +1,11 @@
 /**
  * The solver as deployed: its queue hides a message while a run is solved and dead-letters
- * repeated crashes; the function is sized for the longest run (memory, a timeout that never
- * outlives a run's deadline, reserved concurrency per environment), takes the queue and its
- * dead-letter queue one run at a time with partial batch responses, may call Amazon Location's
- * route matrices; the live stream processor may queue runs; alarms watch the dead letters and
- * the oldest waiting run.
+ * repeated crashes; the function is sized for the longest run (memory, a timeout that covers the
+ * preparation, the longest search and the grace, reserved concurrency per environment), takes the
+ * queue and its dead-letter queue one run at a time with partial batch responses, its two event
+ * sources together within its reserved concurrency in every environment, may call Amazon
+ * Location's route matrices; the live stream processor may queue runs; alarms watch the dead
+ * letters and the oldest waiting run.
  */
 import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
@@ -14,10 +15,13 @@ import { environments } from '../../lib/environments.ts';
 import {
   assertSolverSettingsOrThrow,
   solverFunctionTimeoutSeconds,
+  solverMappingConcurrencyOrThrow,
   solverMaxReceiveCount,
   solverOldestMessageAlarmSeconds,
 } from '../../lib/solver-settings.ts';
 import {
+  preparationBudgetSeconds,
+  queueTimeoutSeconds,
   stallGraceSeconds,
   timeLimits,
 } from '../../shared/domain/optimization-runs/optimization-run-statuses.ts';
@@ -41,6 +45,18 @@ const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }
   stack.getLogicalId(construct.node.defaultChild as never);
 const worker = () => service[logicalId(stacks.service, stacks.service.solver.worker.function)]!;
 const queue = () => data[logicalId(stacks.data, stacks.data.solverQueue)]!;
+
+/** The event-source mappings of the solver function in a synthesized service stack. */
+function solverMappings(of: EnvironmentStacks, resources: Record<string, Resource>) {
+  const fnId = logicalId(of.service, of.service.solver.worker.function);
+  return Object.values(resources)
+    .filter(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' &&
+        JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
+    )
+    .map((r) => r.Properties);
+}
 
 /** Every (action, resource) the role of a function is granted. */
 function grants(roleConstruct: { node: { defaultChild?: unknown } }): Array<[string, string]> {
@@ -76,15 +92,15 @@ describe('Stack: data > solver queue', () => {
 });
 
 describe('Stack: service > solver function', () => {
-  it('outlives no run: its timeout is the longest time limit plus the grace before a run is stalled', () => {
-    expect(worker().Properties.Timeout).toBe(timeLimits.max + stallGraceSeconds);
+  it('covers the longest run: the preparation budget, the longest time limit and the grace, within 900 s', () => {
+    expect(worker().Properties.Timeout).toBe(preparationBudgetSeconds + timeLimits.max + stallGraceSeconds);
     expect(worker().Properties.Timeout).toBeLessThanOrEqual(900);
   });
 
   it.each(['dev', 'staging', 'prod'] as const)('has the memory and reserved concurrency of %s', (name) => {
     const settings = environments[name].solver;
     expect(settings.memoryMb).toBeGreaterThanOrEqual(2048);
-    expect(settings.reservedConcurrency).toBeGreaterThanOrEqual(2);
+    expect(settings.reservedConcurrency).toBeGreaterThanOrEqual(4);
     if (name === 'dev') {
       expect(worker().Properties).toMatchObject({
         MemorySize: settings.memoryMb,
@@ -93,25 +109,49 @@ describe('Stack: service > solver function', () => {
     }
   });
 
+  it.each(['dev', 'staging', 'prod'] as const)(
+    'asks of its two event sources together no more invocations than its reserved concurrency in %s',
+    (name) => {
+      // Prepare
+      const of = name === 'dev' ? stacks : addEnvironmentStacks(createTestApp(), name, { nag: false });
+      const resources = name === 'dev' ? service : Template.fromStack(of.service).toJSON().Resources;
+
+      // Act
+      const mappings = solverMappings(of, resources);
+      const reserved = resources[logicalId(of.service, of.service.solver.worker.function)]!.Properties
+        .ReservedConcurrentExecutions as number;
+
+      // Assess
+      expect(mappings).toHaveLength(2);
+      const total = mappings.reduce((sum, m) => sum + (m.ScalingConfig?.MaximumConcurrency as number), 0);
+      expect(total).toBeLessThanOrEqual(reserved);
+      for (const mapping of mappings)
+        expect(mapping.ScalingConfig.MaximumConcurrency).toBeGreaterThanOrEqual(2);
+      expect(reserved).toBe(environments[name].solver.reservedConcurrency);
+    },
+  );
+
+  it('refuses a reserved concurrency that cannot give each event source its minimum', () => {
+    expect(solverMappingConcurrencyOrThrow(4)).toEqual({ queue: 2, deadLetters: 2 });
+    expect(() => solverMappingConcurrencyOrThrow(3)).toThrow(/at least 4/);
+  });
+
   it('takes the solver queue and its dead-letter queue one run at a time, with partial batch responses', () => {
-    const fnId = logicalId(stacks.service, stacks.service.solver.worker.function);
-    const sources = Object.values(service)
-      .filter(
-        (r) =>
-          r.Type === 'AWS::Lambda::EventSourceMapping' &&
-          JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
-      )
-      .map((r) => r.Properties);
+    const sources = solverMappings(stacks, service);
     expect(sources.map((s) => JSON.stringify(s.EventSourceArn)).sort()).toEqual(
       [inService(stacks.data.solverQueue.queueArn), inService(stacks.data.solverDeadLetterQueue.queueArn)]
         .map((arn) => JSON.stringify(arn))
         .sort(),
     );
+    const concurrency = solverMappingConcurrencyOrThrow(environments.dev.solver.reservedConcurrency);
     for (const source of sources) {
+      const dead =
+        JSON.stringify(source.EventSourceArn) ===
+        JSON.stringify(inService(stacks.data.solverDeadLetterQueue.queueArn));
       expect(source).toMatchObject({
         BatchSize: 1,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        ScalingConfig: { MaximumConcurrency: environments.dev.solver.reservedConcurrency },
+        ScalingConfig: { MaximumConcurrency: dead ? concurrency.deadLetters : concurrency.queue },
       });
     }
     expect(worker().Properties.Environment.Variables).toMatchObject({
@@ -150,6 +190,8 @@ describe('Stack: service > solver alarms', () => {
     expect(on('ApproximateAgeOfOldestMessage', queueName)[0]?.Threshold).toBe(
       solverOldestMessageAlarmSeconds,
     );
+    // The operator hears of a waiting run no later than reads fail it (NOT_STARTED).
+    expect(solverOldestMessageAlarmSeconds).toBeLessThanOrEqual(queueTimeoutSeconds);
     const fnId = logicalId(stacks.service, stacks.service.solver.worker.function);
     const fnAlarms = alarms.filter(
       (a) => JSON.stringify(a.Dimensions?.[0]?.Value) === JSON.stringify({ Ref: fnId }),
