@@ -2,8 +2,11 @@
  * Appointment slots: only windows in which the case can start without moving a promised visit,
  * missing a break or running past the shift, best (least added driving) first.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type SlotShift, type SlotTask, scheduleOf, searchSlots, slotScore } from './slot-search.ts';
+import { checkTourFeasible } from '../../../test/support/tour-feasibility.ts';
+import { daySchedule } from './day-schedule.ts';
+import { bestInsertion, type SlotShift, type SlotTask, searchSlots, slotScore } from './slot-search.ts';
 import { greatCircleMetres, type Place } from './travel.ts';
 
 const depot = { latitude: 52.52, longitude: 13.405 };
@@ -69,13 +72,10 @@ describe('Function: searchSlots', () => {
     const starts = slots.map((slot) => (slot.start - hour(0)) / 3600);
     expect(starts).not.toContain(10);
     for (const slot of slots) {
-      const position = busy.stops.length; // verify independently: every order that keeps the promise
-      const orders = Array.from({ length: position + 1 }, (_, p) => [
-        ...busy.stops.slice(0, p),
-        { ...newCase, windows: [[slot.plannedStart, slot.plannedStart] as const] },
-        ...busy.stops.slice(p),
-      ]);
-      expect(orders.some((tasks) => scheduleOf(busy, tasks, travel) !== undefined)).toBe(true);
+      // verify independently: the tour with the case where the slot puts it, starting then
+      const stops = [...busy.stops];
+      stops.splice(slot.position, 0, { ...newCase, windows: [[slot.plannedStart, slot.plannedStart]] });
+      expect(checkTourFeasible({ shift: busy, stops, travel })).toMatchObject({ feasible: true });
     }
   });
 
@@ -122,10 +122,11 @@ describe('Function: searchSlots', () => {
     );
 
     // Act
-    const starts = scheduleOf(day, day.stops, travel);
+    const schedule = daySchedule(day, day.stops, travel);
 
     // Assess
-    expect(starts).toEqual([hour(9), hour(10) + 300]);
+    expect(schedule?.tasks.map((times) => times.start)).toEqual([hour(9), hour(10) + 300]);
+    expect(schedule?.breaks[0]?.gap).toBe(2);
   });
 
   it('takes a break in the wait before a visit, and refuses a day whose break cannot fit', () => {
@@ -136,11 +137,207 @@ describe('Function: searchSlots', () => {
       breaks: [{ earliestStart: hour(10), latestEnd: hour(11), durationSeconds: 1800 }],
     });
 
-    expect(scheduleOf(waiting, waiting.stops, travel)).toEqual([hour(12)]);
-    expect(scheduleOf(squeezed, squeezed.stops, travel)).toBeUndefined();
+    expect(daySchedule(waiting, waiting.stops, travel)?.tasks).toEqual([
+      { arrival: hour(10.5), start: hour(12) },
+    ]);
+    expect(daySchedule(waiting, waiting.stops, travel)?.breaks).toEqual([
+      { start: hour(10), end: hour(10.5), gap: 0 },
+    ]);
+    expect(daySchedule(squeezed, squeezed.stops, travel)).toBeUndefined();
+  });
+
+  it('offers a slot that needs the break taken before the first visit', () => {
+    // Arrange: a 10-minute break within 8:00–8:30, a visit promised at 8:20 at the depot; the case
+    // (10 minutes, from 8:05, there too) can start by 8:20 only at 8:10, after the break
+    const early = shift('a', [promised('promised', depot, hour(8) + 1200, 600)], {
+      breaks: [{ earliestStart: hour(8), latestEnd: hour(8.5), durationSeconds: 600 }],
+    });
+    const here = {
+      ...newCase,
+      place: depot,
+      durationSeconds: 600,
+      windows: [[hour(8) + 300, hour(16)] as const],
+    };
+    const morning = { ...request, task: here, from: hour(8), to: hour(8) + 1200, slotSeconds: 1200 };
+
+    // Act
+    const slots = searchSlots(morning, [early], travel);
+
+    // Assess
+    expect(slots).toEqual([
+      expect.objectContaining({ position: 0, arrival: hour(8) + 600, plannedStart: hour(8) + 600 }),
+    ]);
+  });
+
+  it('says where the case goes and when the technician gets there', () => {
+    // Arrange: a visit promised at 11:00 far away
+    const busy = shift('a', [promised('booked', at(0.1, 0.1), hour(11))]);
+
+    // Act
+    const slots = searchSlots(request, [busy], travel);
+
+    // Assess: before the visit in the morning, after it later on; never waiting for the slot
+    const first = slots.find((slot) => slot.start === hour(8));
+    expect(first?.position).toBe(0);
+    expect(slots.find((slot) => slot.start === hour(12))?.position).toBe(1);
+    for (const slot of slots) expect(slot.arrival).toBeLessThanOrEqual(slot.plannedStart);
+    expect(first?.arrival).toBe(hour(8) + travel(depot, newCase.place));
+  });
+
+  it('never places the case before the stops under way or past', () => {
+    // Arrange: the first visit (next door to the case) is fixed; the second is far away
+    const day = shift(
+      'a',
+      [promised('done', at(0.011, 0.011), hour(8.5)), promised('later', at(0.1, 0.1), hour(14))],
+      {
+        fixedStops: 1,
+      },
+    );
+
+    // Act
+    const slots = searchSlots(request, [day], travel);
+
+    // Assess
+    expect(slots.length).toBeGreaterThan(0);
+    for (const slot of slots) expect(slot.position).toBeGreaterThanOrEqual(1);
   });
 
   it('scores a slot 1 without added driving, halving every 10 minutes', () => {
     expect([slotScore(0), slotScore(600), slotScore(1200)]).toEqual([1, 0.5, 0.25]);
+  });
+});
+
+describe('Function: bestInsertion', () => {
+  const west = at(0, -0.05);
+  const east = at(0, 0.05);
+  const stop = (caseId: string, place: Place): SlotTask => ({
+    caseId,
+    place,
+    durationSeconds: 1800,
+    windows: [],
+  });
+
+  it('puts the case where it adds the least driving, and returns the whole day', () => {
+    // Arrange: north then east; the case lies on the way home from east
+    const day = shift('a', [stop('n', at(0.05, 0)), stop('e', east)]);
+    const task = { ...newCase, place: at(0, 0.03) };
+
+    // Act
+    const insertion = bestInsertion(day, task, travel);
+
+    // Assess: between east and home
+    expect(insertion?.position).toBe(2);
+    expect(insertion?.schedule.tasks).toHaveLength(3);
+    expect(insertion?.schedule.tasks[2]).toEqual({ arrival: insertion?.arrival, start: insertion?.start });
+    expect(insertion?.addedTravelSeconds).toBe(
+      travel(east, task.place) + travel(task.place, depot) - travel(east, depot),
+    );
+  });
+
+  it('takes the earliest of positions that add the same driving', () => {
+    // Arrange: the case at the depot of a day with one stop at the depot too: every position adds nothing
+    const day = shift('a', [stop('here', depot)]);
+
+    // Act / Assess
+    expect(bestInsertion(day, { ...newCase, place: depot }, travel)?.position).toBe(0);
+  });
+
+  it('goes after the fixed stops even when before them would be cheaper, and to the next best when the best fails', () => {
+    // Arrange: the case next to the first stop, which is fixed; the second stop is promised at 9:00
+    const day = shift('a', [stop('w', west), promised('e', east, hour(9))], { fixedStops: 1 });
+    const task = { ...newCase, place: west };
+
+    // Act
+    const insertion = bestInsertion(day, task, travel);
+
+    // Assess: not at 0 (fixed), not at 1 (an hour's work there would miss 9:00), so after east
+    expect(insertion?.position).toBe(2);
+  });
+
+  it('finds no place when the case fits nowhere in the day', () => {
+    const day = shift('a', [promised('long', depot, hour(8), 8 * 3600)]);
+    expect(bestInsertion(day, newCase, travel)).toBeUndefined();
+  });
+
+  it('finds the cheapest position an independent brute force finds, on random small days', () => {
+    // Places 0..3 with a random travel matrix; days of ≤ 5 stops and ≤ 2 breaks, some stops fixed
+    const place = (index: number): Place => ({ latitude: index, longitude: 0 });
+    const window = fc.tuple(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 200 }));
+    const visit = fc.record({
+      place: fc.integer({ min: 0, max: 3 }),
+      durationSeconds: fc.integer({ min: 0, max: 40 }),
+      windows: fc.array(window, { maxLength: 2 }),
+    });
+    const randomDay = fc.record({
+      length: fc.integer({ min: 0, max: 600 }),
+      breaks: fc.array(fc.tuple(window, fc.integer({ min: 0, max: 40 })), { maxLength: 2 }),
+      stops: fc.array(visit, { maxLength: 5 }),
+      fixed: fc.integer({ min: 0, max: 5 }),
+      task: visit,
+      matrix: fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 4, maxLength: 4 }), {
+        minLength: 4,
+        maxLength: 4,
+      }),
+    });
+    const taskOf = (
+      v: { place: number; durationSeconds: number; windows: Array<[number, number]> },
+      id: string,
+    ) => ({
+      caseId: id,
+      place: place(v.place),
+      durationSeconds: v.durationSeconds,
+      windows: v.windows.map(([open, length]) => [open, open + length] as const),
+    });
+
+    fc.assert(
+      fc.property(randomDay, (random) => {
+        // Prepare
+        const day = shift(
+          'a',
+          random.stops.map((v, i) => taskOf(v, `stop-${i}`)),
+          {
+            start: 0,
+            end: random.length,
+            startPlace: place(0),
+            endPlace: place(1),
+            breaks: random.breaks.map(([[open, span], durationSeconds]) => ({
+              earliestStart: open,
+              latestEnd: open + span,
+              durationSeconds,
+            })),
+            fixedStops: random.fixed,
+          },
+        );
+        const task = taskOf(random.task, 'new');
+        const drive = (a: Place, b: Place) => random.matrix[a.latitude]?.[b.latitude] ?? 0;
+
+        // Act
+        const insertion = bestInsertion(day, task, drive);
+
+        // Assess: every allowed position checked apart, the least added driving first
+        const placeAt = (i: number) => (i < 0 ? day.startPlace : (day.stops[i]?.place ?? day.endPlace));
+        const works = Array.from({ length: day.stops.length + 1 }, (_, position) => position)
+          .filter((position) => position >= Math.min(random.fixed, day.stops.length))
+          .map((position) => {
+            const stops = [...day.stops];
+            stops.splice(position, 0, task);
+            const added =
+              drive(placeAt(position - 1), task.place) +
+              drive(task.place, placeAt(position)) -
+              drive(placeAt(position - 1), placeAt(position));
+            return {
+              position,
+              added,
+              feasible: checkTourFeasible({ shift: day, stops, travel: drive }).feasible,
+            };
+          })
+          .filter((option) => option.feasible)
+          .sort((a, b) => a.added - b.added || a.position - b.position);
+        expect(insertion && { position: insertion.position, added: insertion.addedTravelSeconds }).toEqual(
+          works[0] && { position: works[0].position, added: works[0].added },
+        );
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
