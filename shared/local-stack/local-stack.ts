@@ -37,6 +37,7 @@ import { type AdminClientCredentials, bootstrapAdminClient } from './admin-boots
 import { startAwsEmulators } from './aws-emulators.ts';
 import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { semanticsProxyIfAsked } from './dynamodb-semantics-opt-in.ts';
 import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
@@ -123,6 +124,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
     });
+    // FSM_DYNAMODB_SEMANTICS=dynamodb: the service's clients meet DynamoDB's transaction conflicts.
+    const semantics = await semanticsProxyIfAsked(dynamodb.endpoint);
+    if (semantics) {
+      stops.unshift(() => semantics.stop());
+      process.env.FSM_DYNAMODB_ENDPOINT = semantics.endpoint;
+    }
     resetConfig();
     resetDynamoClient();
     stops.push(metricsToFile(dataDir));
