@@ -540,3 +540,200 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
     table.destroy();
   });
 });
+
+describe('Optimization runs: deadlines and plans of any size', () => {
+  let table: DynamoDBDocumentClient;
+  let workspaceId: string;
+
+  beforeAll(() => {
+    workspaceId = String(claimsOf(dispatcher).tenant_id);
+    table = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: inject('dynamodbEndpoint'),
+        region: 'eu-central-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
+    );
+  });
+
+  afterAll(() => table.destroy());
+
+  /** A run as the service stores it, written straight into the table (as a solver would leave it). */
+  async function putRun(fields: Record<string, unknown>) {
+    const id = typeof fields.id === 'string' ? fields.id : randomUUID();
+    const now = new Date().toISOString();
+    await table.send(
+      new PutCommand({
+        TableName: 'fsm',
+        Item: {
+          pk: `T#${workspaceId}#OPT_RUN`,
+          sk: id,
+          entity: 'optimization_run',
+          id,
+          status: 'QUEUED',
+          ...horizon(freshDay()),
+          time_limit_seconds: 30,
+          created_at: now,
+          updated_at: now,
+          lock_version: 0,
+          ...fields,
+        },
+      }),
+    );
+    return id;
+  }
+
+  it('reads a run QUEUED for over 30 minutes, never taken up by a solver, as FAILED (NOT_STARTED)', async () => {
+    // Prepare: what a hand-over to the solver queue that failed for good leaves
+    const createdAt = new Date(Date.now() - 31 * 60_000).toISOString();
+    const id = await putRun({ created_at: createdAt, updated_at: createdAt });
+
+    // Act
+    const response = await call('GET', `${runs}/${id}`, { token: dispatcher });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      status: 'FAILED',
+      failure_code: 'NOT_STARTED',
+      finished_at: expect.any(String),
+    });
+    expect(response.body.failure_reason).toMatch(/never took the run up/);
+  });
+
+  it('leaves a RUNNING run alone whose search began recently, however long its preparation took', async () => {
+    // Prepare: taken up ten minutes ago (a slow travel matrix), searching for 5 s of its 30
+    const startedAt = new Date(Date.now() - 10 * 60_000).toISOString();
+    const solvingAt = Date.now() - 5_000;
+    const id = await putRun({
+      status: 'RUNNING',
+      created_at: startedAt,
+      updated_at: startedAt,
+      started_at: startedAt,
+      solving_started_at: new Date(solvingAt).toISOString(),
+      solver_message_id: randomUUID(),
+      lock_version: 2,
+    });
+
+    // Act
+    const response = await call('GET', `${runs}/${id}`, { token: dispatcher });
+
+    // Assess: due 30 s + a minute after its search began
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('RUNNING');
+    expect(Date.parse(response.body.expected_finish_at)).toBe(solvingAt + 90_000);
+    expect(response.body).not.toHaveProperty('solving_started_at');
+    const cancelled = await call('POST', `${runs}/${id}/cancel`, { token: dispatcher });
+    expect(cancelled.status).toBe(202);
+  });
+
+  it('stores a plan over 400 KB in parts and serves it whole, result and map', async () => {
+    // Prepare: a day of 1,000 cases on 100 shifts, written as the solver writes a success
+    process.env.FSM_DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+    const { planHeaderCreate, writePlanParts } = await import(
+      '../../shared/domain/optimization-runs/run-plan.store.ts'
+    );
+    const { transactWrite } = await import('../../shared/data/table.ts');
+    const day = freshDay();
+    const id = randomUUID();
+    const plan = bigPlan(id, day, 100, 10);
+    expect(Buffer.byteLength(JSON.stringify(plan))).toBeGreaterThan(400 * 1024);
+    await putRun({
+      id,
+      status: 'SUCCEEDED',
+      ...horizon(day),
+      started_at: at(day, -1),
+      finished_at: at(day, -1),
+      summary: {
+        assigned: 1000,
+        unassigned: 1,
+        distance_m: 100_000,
+        travel_duration: 'PT50H',
+        solve_ms: 1000,
+      },
+      lock_version: 2,
+    });
+    const header = await writePlanParts(workspaceId, plan);
+    await transactWrite([planHeaderCreate(workspaceId, header)]);
+
+    // Act
+    const response = await call('GET', `${runs}/${id}`, { token: dispatcher });
+    const map = await fetch(`${baseUrl()}${runs}/${id}/map.svg`, {
+      headers: { authorization: `Bearer ${dispatcher}` },
+    });
+
+    // Assess
+    expect(header.part_count).toBeGreaterThan(1);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.result.routes).toEqual(plan.routes);
+    expect(response.body.result.unassigned).toEqual(plan.unassigned);
+    expect(map.status).toBe(200);
+    expect((await map.text()).match(/class="route"/g)?.length).toBe(100);
+  });
+});
+
+/** A plan of `shifts` routes of `stops` stops each, with what the run read of a day planned before. */
+function bigPlan(runId: string, day: number, shifts: number, stops: number) {
+  const routes = Array.from({ length: shifts }, () => ({
+    shift_id: randomUUID(),
+    user_id: randomUUID(),
+    stops: Array.from({ length: stops }, (_, i) => ({
+      case_id: randomUUID(),
+      arrival: at(day, 8 + i * 0.5),
+      start: at(day, 8 + i * 0.5),
+      end: at(day, 8.25 + i * 0.5),
+    })),
+    distance_m: 1000,
+    travel_duration: 'PT30M',
+  }));
+  const planned = routes.flatMap((route) => route.stops.map((stop) => ({ route, stop })));
+  return {
+    id: runId,
+    lock_version: 0,
+    routes,
+    unassigned: [{ case_id: randomUUID(), reason: 'NO_CAPACITY' as const }],
+    basis: {
+      cases: Object.fromEntries(
+        planned.map(({ route, stop }) => [
+          stop.case_id,
+          {
+            v: 2,
+            status: 'SCHEDULED',
+            assignee_id: route.user_id,
+            scheduled_start: stop.start,
+            scheduled_end: stop.end,
+          },
+        ]),
+      ),
+      shifts: Object.fromEntries(routes.map((route) => [route.shift_id, { v: 1 }])),
+      tours: Object.fromEntries(
+        routes.map((route) => [
+          randomUUID(),
+          {
+            v: 3,
+            shift_id: route.shift_id,
+            driver_id: route.user_id,
+            stops: route.stops.map((stop) => ({ case_id: stop.case_id, planned_arrival: stop.arrival })),
+          },
+        ]),
+      ),
+    },
+    places: {
+      cases: Object.fromEntries(
+        planned.map(({ stop }, i) => [
+          stop.case_id,
+          [depot.latitude + i / 1e5, depot.longitude] as [number, number],
+        ]),
+      ),
+      shifts: Object.fromEntries(
+        routes.map((route) => [
+          route.shift_id,
+          {
+            start: [depot.latitude, depot.longitude] as [number, number],
+            end: [depot.latitude, depot.longitude] as [number, number],
+          },
+        ]),
+      ),
+    },
+  };
+}
