@@ -27,6 +27,7 @@ import { functionEntry, repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { addRoutesFromTable } from './route-integration.ts';
 import { ServiceFunction } from './service-function.ts';
+import { routesProviderArn } from './solver.ts';
 import {
   groupExtraTableActions,
   groupTableAccess,
@@ -120,6 +121,8 @@ export class Api extends Construct {
       if ((mailSendingGroups as readonly string[]).includes(group)) this.allowMail(fn, settings);
       if ((smsSendingGroups as readonly string[]).includes(group)) this.allowSms(fn);
       if (group === 'billing') configureBillingProvider(fn, settings);
+      // Slots and bookings see the day with the workspace's travel, as runs do (Amazon Location).
+      if (group === 'scheduling') allowRouteMatrices(fn);
       if (props.uploadBucket && (uploadGroups as readonly string[]).includes(group)) {
         allowUploads(fn, props.uploadBucket);
       }
@@ -215,4 +218,14 @@ export class Api extends Construct {
 function referencePageFiles(): Record<string, string[]> {
   const dist = join(repoRoot, 'node_modules', 'swagger-ui-dist');
   return { [referencePageDir]: Object.values(referenceAssets).map((asset) => join(dist, asset.file)) };
+}
+
+/** geo-routes:CalculateRouteMatrix on the provider Amazon Location's routes (v2) answer from. */
+export function allowRouteMatrices(fn: ServiceFunction): void {
+  fn.role.addToPolicy(
+    new PolicyStatement({
+      actions: ['geo-routes:CalculateRouteMatrix'],
+      resources: [routesProviderArn(Stack.of(fn))],
+    }),
+  );
 }

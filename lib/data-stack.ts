@@ -34,6 +34,13 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/data/table-definition.ts';
+import {
+  applyDeadLetterRetentionSeconds,
+  applyMaxReceiveCount,
+  applyQueueVisibilitySeconds,
+  applyRetentionSeconds,
+  assertApplySettingsOrThrow,
+} from './apply-settings.ts';
 import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
 import {
@@ -69,6 +76,9 @@ export class DataStack extends Stack {
   /** One message per optimization run to solve (lib/solver.ts), and its dead-letter queue. */
   readonly solverQueue: Queue;
   readonly solverDeadLetterQueue: Queue;
+  /** One message per requested apply of a run's plan (lib/apply-worker.ts), and its dead-letter queue. */
+  readonly applyQueue: Queue;
+  readonly applyDeadLetterQueue: Queue;
   /** On-failure destination of the stream processor (metadata of batches it gave up on). */
   readonly streamFailureQueue: Queue;
   readonly signingKeySecret: Secret;
@@ -194,10 +204,30 @@ export class DataStack extends Stack {
       removalPolicy,
     });
 
+    // Settings and their reasons: apply-settings.ts.
+    assertApplySettingsOrThrow();
+    this.applyDeadLetterQueue = new Queue(this, 'ApplyDlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.seconds(applyDeadLetterRetentionSeconds),
+      // The apply worker takes these too: it undoes their applies (lib/apply-worker.ts).
+      visibilityTimeout: Duration.seconds(applyQueueVisibilitySeconds),
+      removalPolicy,
+    });
+    this.applyQueue = new Queue(this, 'Apply', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(applyQueueVisibilitySeconds),
+      retentionPeriod: Duration.seconds(applyRetentionSeconds),
+      deadLetterQueue: { queue: this.applyDeadLetterQueue, maxReceiveCount: applyMaxReceiveCount },
+      removalPolicy,
+    });
+
     this.deadLetterQueues = {
       'webhook-delivery-dlq': this.webhookDeadLetterQueue,
       'stream-processor-failures': this.streamFailureQueue,
       'solver-dlq': this.solverDeadLetterQueue,
+      'apply-dlq': this.applyDeadLetterQueue,
     };
 
     this.signingKeySecret = this.signingKey(settings);

@@ -17,6 +17,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aw
 import type { Construct } from 'constructs';
 import { metricsNamespace, serviceNameOf } from '../shared/observability/metric-names.ts';
 import { Api } from './api.ts';
+import { ApplyWorker } from './apply-worker.ts';
 import type { DataStack } from './data-stack.ts';
 import { Edge } from './edge.ts';
 import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
@@ -50,6 +51,8 @@ export class ServiceStack extends Stack {
   readonly realtime: Realtime;
   /** The solver of optimization runs on its queue (lib/solver.ts). */
   readonly solver: Solver;
+  /** The apply worker of optimization runs on its queue (lib/apply-worker.ts). */
+  readonly applyWorker: ApplyWorker;
   readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
@@ -127,6 +130,14 @@ export class ServiceStack extends Stack {
       dispatcher: this.events.liveStreamProcessor,
     });
 
+    this.applyWorker = new ApplyWorker(this, 'ApplyWorker', {
+      table: data.table,
+      settings,
+      queue: data.applyQueue,
+      deadLetterQueue: data.applyDeadLetterQueue,
+      dispatcher: this.events.liveStreamProcessor,
+    });
+
     this.realtime = new Realtime(this, 'Realtime', {
       settings,
       table: data.table,
@@ -157,6 +168,7 @@ export class ServiceStack extends Stack {
         'webhook-delivery': this.events.webhookDelivery.function,
         'upload-check': this.uploadChecks.checker.function,
         'optimizer-worker': this.solver.worker.function,
+        'apply-worker': this.applyWorker.worker.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {

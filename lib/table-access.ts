@@ -142,7 +142,8 @@ export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly 
 /**
  * The solver function (lib/solver.ts): reads what a run plans (cases, shifts, tours, users,
  * settings: GetItem, BatchGetItem, Query of the list indexes) and moves the run with its plan
- * and events (TransactWriteItems: PutItem, UpdateItem for list counters).
+ * and events (TransactWriteItems: PutItem, UpdateItem for list counters); a plan's parts are put,
+ * and removed when the success loses, in batches (BatchWriteItem).
  */
 export const solverTableActions = [
   'dynamodb:GetItem',
@@ -150,4 +151,19 @@ export const solverTableActions = [
   'dynamodb:Query',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
+  'dynamodb:BatchWriteItem',
+] as const;
+
+/**
+ * The apply worker (lib/apply-worker.ts): reads the run, its plan and journal and the records it
+ * writes, and writes tours (created, replaced, deleted when undone), cases, guards, journal
+ * entries and events in transactions (PutItem, UpdateItem, DeleteItem).
+ */
+export const applyTableActions = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
 ] as const;

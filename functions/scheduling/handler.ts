@@ -20,9 +20,10 @@ export const handler = createGroupHandler(schedulingRoutes, {
   'scheduling.cancel_optimization_run': async ({ ctx, params }) => ({
     body: await runs.cancelRun(ctx, params.run_id),
   }),
-  'scheduling.apply_optimization_run': async ({ ctx, params }) => ({
-    body: await applyRun(ctx, params.run_id),
-  }),
+  'scheduling.apply_optimization_run': async ({ ctx, params }) => {
+    const run = await applyRun(ctx, params.run_id);
+    return { body: run, location: runPath(run.id) };
+  },
   'scheduling.optimization_run_map': async ({ ctx, params }) => ({
     body: await runMap(ctx, params.run_id),
     contentType: 'image/svg+xml',

@@ -17,11 +17,13 @@
  * without throttling. What a consumer must do is its contract (shared/events/consumers.ts).
  */
 
+import { enqueueApplies } from '../../shared/aws/apply-queue.ts';
 import { enqueueSolverRuns } from '../../shared/aws/solver-queue.ts';
 import { recordAuditEntries } from '../../shared/domain/audit-logs/audit-log.recorder.ts';
 import { customObjectPurger } from '../../shared/domain/custom-objects/custom-object-purge.consumer.ts';
 import { relationAssociationPurger } from '../../shared/domain/custom-objects/relation-purge.ts';
 import { deviceHistoryPurger } from '../../shared/domain/devices/device-history.consumer.ts';
+import { applyDispatcher } from '../../shared/domain/optimization-runs/apply-dispatch.consumer.ts';
 import { solverDispatcher } from '../../shared/domain/optimization-runs/solver-dispatch.consumer.ts';
 import type { ConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import type { EventConsumer } from '../../shared/events/consumers.ts';
@@ -35,5 +37,10 @@ export const consumerGroups = {
     customObjectPurger,
     relationAssociationPurger,
   ],
-  live: [webhookDispatcher(), streamPublisher(), solverDispatcher(enqueueSolverRuns)],
+  live: [
+    webhookDispatcher(),
+    streamPublisher(),
+    solverDispatcher(enqueueSolverRuns),
+    applyDispatcher(enqueueApplies),
+  ],
 } as const satisfies Record<ConsumerGroup, readonly EventConsumer[]>;

@@ -33,6 +33,10 @@ export type CollectionName =
   | 'VEHICLE_LOCATION'
   | 'VEHICLE_PLATE'
   | 'CASE'
+  /** The open tour a case is a stop of (one at most): tours/tour-claims.ts. */
+  | 'CASE_TOUR'
+  /** The PLANNED tour of a shift (one at most): tours/tour-claims.ts. */
+  | 'SHIFT_TOUR'
   | 'DEVICE'
   | 'DEVICE_STATE'
   | 'CO_DEF'
@@ -64,6 +68,14 @@ export function associationPartition(workspaceId: WorkspaceId, relationId: strin
  */
 export function commentReactionPartition(workspaceId: WorkspaceId, target: string, userId: string): string {
   return `${tenant(workspaceId)}#COMMENT_REACTION#${target}#${userId}`;
+}
+
+/**
+ * What one apply of an optimization run wrote (optimization-runs/apply-journal.ts): an item per
+ * record written, in the transaction that wrote it, so a crashed apply knows its own writes.
+ */
+export function applyJournalPartition(workspaceId: WorkspaceId, runId: string): string {
+  return `${tenant(workspaceId)}#APPLY#${runId}`;
 }
 
 /** The partition of one device's telemetry points. */

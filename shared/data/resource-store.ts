@@ -45,6 +45,15 @@ export interface WorkspaceStore<T extends VersionedResource> {
   page(request: Omit<ListRequest, 'scope'>): Promise<{ items: T[]; total: number }>;
   /** Insert with its event in one transaction; `extra` joins the same transaction. */
   create(resource: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
+  /**
+   * The writes of `create`, `replace` and `remove` without sending them: to join one transaction
+   * with another record's (a booking writes a case and its tours together).
+   */
+  writes: {
+    create(resource: T, event: DomainEvent): TableWrite[];
+    replace(resource: T, current: T, event: DomainEvent): TableWrite[];
+    remove(current: T, event: DomainEvent): TableWrite[];
+  };
   /** Replace `current` (the version read) if the stored version is still its lock_version. */
   replace(resource: T, current: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
   /** Delete `current` (as read). */
@@ -81,6 +90,29 @@ function workspaceStore<T extends VersionedResource>(
     list ? indexedItem(list, scope, resource) : ({ ...resource } as StoredRecord);
   const listed = (before: T | undefined, after: T | undefined): TableWrite[] =>
     list ? listWrites(list, scope, before, after) : [];
+  const writes: WorkspaceStore<T>['writes'] = {
+    create: (resource, event) => [
+      { kind: 'create', key: key(resource.id), entity, record: stored(resource) },
+      outboxWrite(event),
+      ...listed(undefined, resource),
+    ],
+    replace: (resource, current, event) => [
+      {
+        kind: 'replace',
+        key: key(resource.id),
+        entity,
+        record: stored(resource),
+        expectedVersion: current.lock_version,
+      },
+      outboxWrite(event),
+      ...listed(current, resource),
+    ],
+    remove: (current, event) => [
+      { kind: 'delete', key: key(current.id), expectedVersion: current.lock_version },
+      outboxWrite(event),
+      ...listed(current, undefined),
+    ],
+  };
   return {
     key,
     async get(id) {
@@ -104,34 +136,14 @@ function workspaceStore<T extends VersionedResource>(
       return { items: items as unknown as T[], total };
     },
     async create(resource, event, extra = []) {
-      await transactWrite([
-        { kind: 'create', key: key(resource.id), entity, record: stored(resource) },
-        outboxWrite(event),
-        ...listed(undefined, resource),
-        ...extra,
-      ]);
+      await transactWrite([...writes.create(resource, event), ...extra]);
     },
     async replace(resource, current, event, extra = []) {
-      await transactWrite([
-        {
-          kind: 'replace',
-          key: key(resource.id),
-          entity,
-          record: stored(resource),
-          expectedVersion: current.lock_version,
-        },
-        outboxWrite(event),
-        ...listed(current, resource),
-        ...extra,
-      ]);
+      await transactWrite([...writes.replace(resource, current, event), ...extra]);
     },
     async remove(current, event, extra = []) {
-      await transactWrite([
-        { kind: 'delete', key: key(current.id), expectedVersion: current.lock_version },
-        outboxWrite(event),
-        ...listed(current, undefined),
-        ...extra,
-      ]);
+      await transactWrite([...writes.remove(current, event), ...extra]);
     },
+    writes,
   };
 }

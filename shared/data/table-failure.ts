@@ -70,11 +70,11 @@ export function isContention(error: unknown): boolean {
 }
 
 /** Attempts of a write that keeps meeting other transactions, and the pause before each retry. */
-const contentionAttempts = 8;
-const contentionPause = (attempt: number) => Math.random() * 10 * 2 ** attempt;
+const contentionAttempts = 12;
+const contentionPause = (attempt: number) => Math.random() * Math.min(500, 10 * 2 ** attempt);
 
 /**
- * Runs `write` again while it meets other transactions (with jittered back-off, about 2.5 s at
+ * Runs `write` again while it meets other transactions (with jittered back-off, about 4 s at
  * most), so contention is never reported as a version conflict; still contended after that, it
  * is `unavailable` (503 with Retry-After), never a 409.
  */

@@ -35,7 +35,7 @@ const maxItemsPerQuery = 1000;
 /** Every record of one partition, in sort-key order (all pages). */
 export async function queryPartition(
   pk: string,
-  options: { skBetween?: [string, string]; descending?: boolean; limit?: number } = {},
+  options: { skBetween?: [string, string]; descending?: boolean; limit?: number; consistent?: boolean } = {},
 ): Promise<StoredRecord[]> {
   const records: StoredRecord[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
@@ -47,6 +47,7 @@ export async function queryPartition(
       ...(options.skBetween ? { ':from': options.skBetween[0], ':to': options.skBetween[1] } : {}),
     },
     ScanIndexForward: !options.descending,
+    ...(options.consistent ? { ConsistentRead: true } : {}),
   };
   try {
     do {

@@ -100,10 +100,23 @@ export const eventRegistry = {
     description: 'An optimization run was cancelled while QUEUED or RUNNING (status CANCELLED).',
     webhook: true,
   },
+  'optimization_run.apply_requested': {
+    description:
+      "Applying an optimization run's plan was requested (application.status APPLYING): the service writes its " +
+      'tours and cases in the background; optimization_run.applied or optimization_run.apply_failed follows.',
+    webhook: true,
+  },
   'optimization_run.applied': {
     description:
-      "An optimization run's plan was applied (applied_at is set): its tours and cases were written, each with " +
-      'its own tour.created / tour.updated / case.updated event before this one.',
+      "An optimization run's plan was applied (application.status APPLIED, applied_at set): its tours and cases " +
+      'were written, each with its own tour.created / tour.updated / case.updated event before this one.',
+    webhook: true,
+  },
+  'optimization_run.apply_failed': {
+    description:
+      "Applying an optimization run's plan ended without writing it: application.status CONFLICT (records " +
+      'changed since the run read them: application.conflicts names them) or FAILED (application.failure_reason). ' +
+      'Anything the apply had written was undone first, with its own tour and case events.',
     webhook: true,
   },
   ...generic('device', 'A device was'),

@@ -34,6 +34,7 @@ import { readinessCheck } from '../server/readiness.ts';
 import { readinessProbes } from '../server/readiness-probes.ts';
 import { processDeliveryMessage } from '../webhooks/delivery-worker.ts';
 import { type AdminClientCredentials, bootstrapAdminClient } from './admin-bootstrap.ts';
+import { applyQueues, startApplyPollers } from './apply-pollers.ts';
 import { startAwsEmulators } from './aws-emulators.ts';
 import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { startDynamoDbLocal } from './dynamodb-local.ts';
@@ -143,12 +144,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         awsEndpoint: aws.endpoint,
         region: config().region,
         tableName: localTableName,
-        queues: localQueues,
+        queues: [...localQueues, ...applyQueues()],
         bucketName: localBucketName,
       }),
     );
     process.env.FSM_WEBHOOK_QUEUE_URL = queueUrls['fsm-webhook-delivery'];
     process.env.FSM_SOLVER_QUEUE_URL = queueUrls['fsm-solver'];
+    process.env.FSM_APPLY_QUEUE_URL = queueUrls['fsm-apply'];
     resetConfig();
 
     progress('applying the seed');
@@ -219,6 +221,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
     });
     stops.unshift(() => solver.stop());
+
+    const applies = startApplyPollers({
+      endpoint: aws.endpoint,
+      region: config().region,
+      queueUrl: queueUrls['fsm-apply'] ?? '',
+      deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
+    });
+    stops.unshift(() => applies.stop());
 
     return {
       baseUrl,

@@ -6,6 +6,7 @@
  * dead-letter queue (what the queue's redrive policy does on AWS).
  */
 import {
+  ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
@@ -26,6 +27,13 @@ export interface QueuePollerOptions {
   batchSize?: number;
   /** Names the queue in log lines (default `webhook`). */
   name?: string;
+  /**
+   * Seconds a message stays hidden while its handler runs: the poller extends its visibility
+   * timeout to this every half of it, so a live handler's message never comes back, as on AWS a
+   * message never outlives a live invocation (the function's timeout is below the queue's
+   * visibility timeout); a handler that died lets it come back this long after.
+   */
+  keepHidden?: number;
   /** `message.messageId` stays the same when SQS hands a message out again (as on AWS). */
   handle: (body: string, message: { messageId: string; receiveCount: number }) => Promise<void>;
   log: (message: string, details?: Record<string, unknown>) => void;
@@ -43,7 +51,29 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
   let stopped = false;
   const name = opts.name ?? 'webhook';
 
+  /** Keeps `message` hidden while its handler runs (`keepHidden`); returns the stop. */
+  function hiddenWhileHandled(message: Message): () => void {
+    if (!opts.keepHidden || !message.ReceiptHandle) return () => {};
+    const seconds = opts.keepHidden;
+    const timer = setInterval(
+      () => {
+        sqs
+          .send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: opts.queueUrl,
+              ReceiptHandle: message.ReceiptHandle,
+              VisibilityTimeout: seconds,
+            }),
+          )
+          .catch(() => {});
+      },
+      (seconds * 1000) / 2,
+    );
+    return () => clearInterval(timer);
+  }
+
   async function settle(message: Message): Promise<string | undefined> {
+    const release = hiddenWhileHandled(message);
     try {
       await opts.handle(message.Body ?? '', {
         messageId: message.MessageId ?? '',
@@ -69,6 +99,8 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
         new SendMessageCommand({ QueueUrl: opts.deadLetterQueueUrl, MessageBody: message.Body ?? '' }),
       );
       return message.ReceiptHandle;
+    } finally {
+      release();
     }
   }
 

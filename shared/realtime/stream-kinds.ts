@@ -121,7 +121,9 @@ const rules: Record<string, KindRule> = {
   'optimization_run.succeeded': runRule,
   'optimization_run.failed': runRule,
   'optimization_run.cancelled': runRule,
+  'optimization_run.apply_requested': runRule,
   'optimization_run.applied': runRule,
+  'optimization_run.apply_failed': runRule,
   'vehicle.location_updated': {
     kind: 'VEHICLE_LOCATION_UPDATED:V1',
     grant: 'vehicles:read',

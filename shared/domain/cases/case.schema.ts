@@ -10,16 +10,30 @@ import { isoDuration } from '../../schema/duration.ts';
 import { dateTime, latitude, lockVersion, longitude, storedVersion, text } from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery, sortParam } from '../../schema/query-params.ts';
-import { casePriorities, caseStatuses } from './case-enums.ts';
+import { casePriorities, caseStatuses, scheduleLocks } from './case-enums.ts';
 import { countryCode, storedCountryCode } from './country-code.ts';
 
-export { type CasePriority, type CaseStatus, casePriorities, caseStatuses } from './case-enums.ts';
+export {
+  type CasePriority,
+  type CaseStatus,
+  casePriorities,
+  caseStatuses,
+  type ScheduleLock,
+  scheduleLocks,
+} from './case-enums.ts';
 
 const statusDescription =
   'Where the work stands: NEW (not planned yet), SCHEDULED (planned), IN_PROGRESS (being worked ' +
   'on), ON_HOLD (waiting, e.g. for parts or the customer), DONE (completed), CANCELLED (will not ' +
   'be done). Set by the caller; any status may follow any other.';
 const priorityDescription = 'How urgent the work is: LOW, NORMAL, HIGH or URGENT.';
+const lockDescription =
+  'What planning keeps of the case, as a dispatcher pins work: NONE (optimization runs may move it ' +
+  'freely), ASSIGNEE (only shifts of its assignee_id), TIME (its stop starts exactly at its ' +
+  'scheduled_start), ASSIGNEE_AND_TIME (both). A run keeps every lock or leaves the case out with reason ' +
+  'LOCK_NOT_KEPT; applying a plan never moves a locked case off its technician or time and never returns it ' +
+  'to NEW. ASSIGNEE needs an assignee_id and TIME a scheduled_start (422 at `#/schedule_lock` otherwise); ' +
+  'editing a case by hand is not planning: a PATCH may change what a lock keeps.';
 
 const limits = { title: 255, description: 10_000, externalId: 255, street: 255, postalCode: 32, city: 255 };
 
@@ -98,10 +112,15 @@ export const CaseSchema = z
       description:
         'Skill definitions (GET /api/v2/skills/{skill_id}) the technician must all offer; omitted when none.',
     }),
-    time_windows: z.array(CaseTimeWindowSchema).optional().meta({
-      description:
-        'When the work may start, ordered by start and not overlapping; omitted when none (any time of a shift).',
-    }),
+    time_windows: z
+      .array(CaseTimeWindowSchema)
+      .optional()
+      .meta({
+        description:
+          'When the work may start, ordered by start and not overlapping; omitted when none (any time of a shift). ' +
+          'A booked appointment (POST /api/v2/cases/{case_id}/book) sets it to the window promised to the customer.',
+      }),
+    schedule_lock: z.enum(scheduleLocks).meta({ description: `${lockDescription} Always present.` }),
     created_at: z.iso.datetime().meta({ description: 'When the case was created.' }),
     updated_at: z.iso.datetime().meta({ description: 'When the case was last written.' }),
     lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
@@ -113,7 +132,10 @@ export const CaseSchema = z
  * existed lack it: read them through `withPlanningDefaults` (case-planning.ts), which every answer
  * and event does, so the published case always carries it.
  */
-export type Case = Omit<z.infer<typeof CaseSchema>, 'duration'> & { duration?: string };
+export type Case = Omit<z.infer<typeof CaseSchema>, 'duration' | 'schedule_lock'> & {
+  duration?: string;
+  schedule_lock?: z.infer<typeof CaseSchema>['schedule_lock'];
+};
 
 /** A reference to another record of the workspace, stored lower-cased. */
 const reference = () => z.uuid().transform((id) => id.toLowerCase());
@@ -252,6 +274,10 @@ export const CreateCaseSchema = z
       }),
     required_skill_ids: requiredSkillIds().optional(),
     time_windows: timeWindows().optional(),
+    schedule_lock: z
+      .enum(scheduleLocks)
+      .optional()
+      .meta({ description: `${lockDescription} Default NONE.` }),
   })
   .meta({ id: 'CreateCase', description: 'A new case. Unknown keys are ignored.' });
 
@@ -299,6 +325,10 @@ export const UpdateCaseSchema = z
       .nullable()
       .optional()
       .meta({ description: 'Replaces the whole list; null or [] clears it.' }),
+    schedule_lock: z
+      .enum(scheduleLocks)
+      .optional()
+      .meta({ description: `${lockDescription} null is 422 (send NONE to unlock).` }),
     lock_version: lockVersion(),
   })
   .meta({

@@ -33,6 +33,7 @@ import {
   type UpdateCase,
 } from './case.schema.ts';
 import { caseStore } from './case.store.ts';
+import { locksAssignee, locksTime } from './case-enums.ts';
 import { CaseError } from './case-error.ts';
 import { caseListPlan } from './case-list.ts';
 import { withPlanningDefaults } from './case-planning.ts';
@@ -155,6 +156,37 @@ export function windowErrors(record: Pick<Case, 'scheduled_start' | 'scheduled_e
     : [{ type: 'field-invalid', pointer: '#/scheduled_end', detail: 'must be after scheduled_start' }];
 }
 
+/**
+ * A lock keeps something the case has: ASSIGNEE its assignee_id, TIME its scheduled_start. The
+ * error points at the lock when it was sent, else at what the write took away from under it.
+ */
+export function lockErrors(
+  record: Pick<Case, 'schedule_lock' | 'assignee_id' | 'scheduled_start'>,
+  lockSent: boolean,
+): FieldError[] {
+  const lock = record.schedule_lock;
+  const errors: FieldError[] = [];
+  if (locksAssignee(lock) && !record.assignee_id) {
+    errors.push({
+      type: 'field-invalid',
+      pointer: lockSent ? '#/schedule_lock' : '#/assignee_id',
+      detail: lockSent
+        ? `${lock} keeps the assignee: the case needs an assignee_id`
+        : `the case's schedule_lock ${lock} keeps its assignee: unlock it first (schedule_lock NONE)`,
+    });
+  }
+  if (locksTime(lock) && !record.scheduled_start) {
+    errors.push({
+      type: 'field-invalid',
+      pointer: lockSent ? '#/schedule_lock' : '#/scheduled_start',
+      detail: lockSent
+        ? `${lock} keeps the start: the case needs a scheduled_start`
+        : `the case's schedule_lock ${lock} keeps its start: unlock it first (schedule_lock NONE)`,
+    });
+  }
+  return errors;
+}
+
 /** An object without its absent lines, or undefined when none is left. */
 function compact<T extends object>(value: T | undefined): T | undefined {
   if (!value) return undefined;
@@ -223,9 +255,14 @@ export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   withOptional(record, 'address', compact(input.address));
   withOptional(record, 'location', input.location);
   record.duration = shortestDuration(input.duration);
+  record.schedule_lock = input.schedule_lock ?? 'NONE';
   withOptional(record, 'required_skill_ids', nonEmpty(input.required_skill_ids));
   withOptional(record, 'time_windows', nonEmpty(input.time_windows));
-  const errors = [...windowErrors(record), ...(await referenceErrors(ctx.workspaceId, input))];
+  const errors = [
+    ...windowErrors(record),
+    ...lockErrors(record, true),
+    ...(await referenceErrors(ctx.workspaceId, input)),
+  ];
   if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
   await caseStore.of(ctx).create(record, domainEvent(ctx, 'case.created', resource(id), record));
   return record;
@@ -255,7 +292,12 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
       withOptional(next, 'address', mergeNested(current.address, address));
       const merged = mergeNested(current.location, location);
       withOptional(next, 'location', merged);
-      const errors = [...references, ...locationErrors(merged), ...windowErrors(next)];
+      const errors = [
+        ...references,
+        ...locationErrors(merged),
+        ...windowErrors(next),
+        ...lockErrors(next, patch.schedule_lock !== undefined),
+      ];
       if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
       return next;
     },

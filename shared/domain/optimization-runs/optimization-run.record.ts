@@ -3,9 +3,11 @@
  * reads. The plan itself (routes, cases left out, and what the run read, for apply) is an item
  * of its own (RunPlan), so the run stays small for lists and events.
  */
+import type { ScheduleLock } from '../cases/case-enums.ts';
 import type { PlannedRoute } from '../scheduling/planning-result.ts';
 import type { UnassignedReason } from '../scheduling/unassigned-reasons.ts';
 import type { FailureCode, RunStatus } from './optimization-run-statuses.ts';
+import type { RunApplication } from './run-application.ts';
 
 export interface RunSummary {
   assigned: number;
@@ -42,7 +44,9 @@ export interface RunRecord {
   lock_version: number;
   /** The SQS message whose receive took the run up: a redelivery of it means that receive died. */
   solver_message_id?: string;
-  /** An apply in progress (apply.ts): when it claimed the run, and who. */
+  /** The apply of the plan, once requested (run-application.ts). */
+  application?: RunApplication;
+  /** An apply in progress before applies were background work: when it claimed the run, and who. */
   apply_claimed_at?: string;
   apply_claimed_by?: string;
 }
@@ -54,9 +58,20 @@ export interface CaseBasis {
   assignee_id?: string;
   scheduled_start?: string;
   scheduled_end?: string;
+  /** Its schedule_lock, when not NONE: apply never moves it off what the lock keeps. */
+  lock?: ScheduleLock;
+  /**
+   * A stop of a replaced tour pinned where it is (under way, done, or due before the run read it):
+   * planned on its shift at its start, never written by apply, kept on its tour if left out.
+   */
+  pinned?: true;
 }
 
-/** A PLANNED tour of a planned shift, as read: apply replaces it (or restores it). */
+/**
+ * A PLANNED tour the run read: a planned shift's (apply replaces it) or another shift's tour that
+ * holds a case the run may plan elsewhere (apply takes the stop off it). Apply restores it if it
+ * has to undo.
+ */
 export interface TourBasis {
   v: number;
   shift_id: string;

@@ -7,6 +7,7 @@
 
 import type { RunPlan, RunRecord } from './optimization-run.record.ts';
 import type { OptimizationRun } from './optimization-run.schema.ts';
+import { publishedApplication } from './run-application.ts';
 import { answerDueOf } from './run-deadlines.ts';
 
 export function representRun(run: RunRecord, plan?: RunPlan): OptimizationRun {
@@ -16,11 +17,13 @@ export function representRun(run: RunRecord, plan?: RunPlan): OptimizationRun {
     solving_started_at: _solving,
     apply_claimed_at: _claimedAt,
     apply_claimed_by: _claimedBy,
+    application,
     ...published
   } = run;
   const deadline = run.status === 'RUNNING' ? answerDueOf(run) : undefined;
   return {
     ...published,
+    ...(application ? { application: publishedApplication(application) } : {}),
     ...(deadline !== undefined ? { expected_finish_at: new Date(deadline).toISOString() } : {}),
     ...(plan && run.summary
       ? { result: { routes: plan.routes, unassigned: plan.unassigned, summary: run.summary } }

@@ -19,6 +19,7 @@ import {
   runStatuses,
   timeLimits,
 } from './optimization-run-statuses.ts';
+import { applicationStatuses } from './run-application.ts';
 
 export { runStatuses };
 
@@ -53,9 +54,11 @@ export const RunUnassignedSchema = z
     reason: z.enum(unassignedReasons).meta({
       description:
         'NO_LOCATION (the case has no location), NO_SKILLED_TECHNICIAN (no shift’s technician offers every ' +
-        'required skill), NO_SHIFT_IN_WINDOW (no skilled shift meets a window of the case), ' +
+        'required skill), NO_SHIFT_IN_WINDOW (no skilled shift meets a window of the case, from now on), ' +
         'NOT_REACHABLE_IN_TIME (a skilled shift meets a window, but the drive there and back does not fit), ' +
-        'NO_CAPACITY (it fits on its own, not beside the work planned: more shifts would place it).',
+        'NO_CAPACITY (it fits on its own, not beside the work planned: more shifts would place it), ' +
+        'LOCK_NOT_KEPT (the case is locked — its schedule_lock, or a stop under way or past pinned where it is — ' +
+        'and the plan could not keep the lock: applying leaves the case as it is).',
     }),
   })
   .meta({ id: 'OptimizationRunUnassignedCase', description: 'A case the plan leaves out, and why.' });
@@ -79,6 +82,58 @@ export const RunResultSchema = z
     summary: RunSummarySchema,
   })
   .meta({ id: 'OptimizationRunResult', description: 'The plan a SUCCEEDED run found.' });
+
+const RecordRefSchema = z
+  .object({
+    type: z.enum(['case', 'tour', 'shift']).meta({ description: 'What kind of record.' }),
+    id: z.uuid().meta({ description: 'Its id.' }),
+  })
+  .meta({ id: 'OptimizationRunRecordRef', description: 'A case, tour or shift.' });
+
+export const RunApplicationSchema = z
+  .object({
+    status: z.enum(applicationStatuses).meta({
+      description:
+        'APPLYING (the service writes the plan in the background), APPLIED (every tour and case written), ' +
+        'CONFLICT (records changed since the run read them — `conflicts` names them — and nothing of the plan is ' +
+        'written: what the apply had written was undone) or FAILED (the service could not finish it; nothing is ' +
+        'written; `failure_reason` says why). An apply is never visible as APPLIED half done.',
+    }),
+    attempt: z.int().min(1).meta({
+      description: 'Which apply of the run this is: 1, then 2 and on after a CONFLICT or FAILED one.',
+    }),
+    requested_at: z.iso.datetime().meta({ description: 'When the apply was requested.' }),
+    requested_by: z.uuid().optional().meta({ description: 'Who requested it.' }),
+    finished_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When it reached APPLIED, CONFLICT or FAILED.' }),
+    progress: z
+      .object({
+        done: z.int().min(0).meta({ description: 'Record writes done.' }),
+        total: z.int().min(0).meta({ description: 'Record writes the plan needs.' }),
+      })
+      .optional()
+      .meta({ description: 'While APPLYING, once under way: how far it got (updated every 50 writes).' }),
+    conflicts: z.array(RecordRefSchema).optional().meta({
+      description:
+        'CONFLICT: the cases, tours and shifts written since the run read them (or a shift that got a PLANNED tour since).',
+    }),
+    not_restored: z
+      .array(RecordRefSchema)
+      .optional()
+      .meta({
+        description:
+          'Records someone changed after this apply wrote them, which undoing the apply could not restore without ' +
+          'losing their change (left as they are).',
+      }),
+    failure_reason: z.string().optional().meta({ description: 'FAILED: why, in words.' }),
+  })
+  .meta({
+    id: 'OptimizationRunApplication',
+    description:
+      "The apply of the run's plan (POST …/{run_id}/apply), once requested: background work the run reports on.",
+  });
 
 export const OptimizationRunSchema = z
   .object({
@@ -143,10 +198,10 @@ export const OptimizationRunSchema = z
           'out or crashed) or INTERNAL_ERROR.',
       }),
     failure_reason: z.string().optional().meta({ description: 'FAILED runs: why, in words.' }),
-    applied_at: z.iso
-      .datetime()
-      .optional()
-      .meta({ description: 'When the plan was applied (once at most).' }),
+    application: RunApplicationSchema.optional(),
+    applied_at: z.iso.datetime().optional().meta({
+      description: 'When the plan was applied (once at most): application.finished_at of an APPLIED apply.',
+    }),
     applied_by: z.uuid().optional().meta({ description: 'Who applied the plan.' }),
   })
   .meta({

@@ -14,6 +14,13 @@
  *   (a break may start from `earliest_start` until `latest_end - duration`), the user's skills.
  * - Travel costs are travel seconds: the plan with the least driving time wins, after serving as
  *   many (and as important) cases as can be served.
+ * - What a case's lock keeps (API-DECISIONS.md, "Dispatch you can trust") is a constraint of its
+ *   job: a technician (a skill only that user's shifts offer), a shift (a skill only that shift
+ *   offers: a stop already under way or past stays on its shift) and a start (a window of one
+ *   instant). A locked job outranks every other (VROOM's highest priority): a promise is the last
+ *   thing left out. One whose start lies outside the horizon is left out before solving
+ *   (LOCK_NOT_KEPT).
+ * - A shift takes at most `maxStopsPerRoute` stops (a tour's limit).
  */
 import type { Place, TravelMatrix } from './travel.ts';
 
@@ -28,6 +35,14 @@ export interface PlanCase {
   /** When the work may start; none: any time of a shift. */
   timeWindows: ReadonlyArray<{ start: string; end: string }>;
   priority: CasePriority;
+  /** Only shifts of this user may take it (an ASSIGNEE lock). */
+  onlyUserId?: string;
+  /** Only this shift may take it (a stop under way or past, pinned where it is). */
+  onlyShiftId?: string;
+  /** It starts exactly then (a TIME lock, or a pinned stop). */
+  fixedStart?: string;
+  /** Left out, it is reported LOCK_NOT_KEPT. */
+  locked?: boolean;
 }
 
 export interface PlanBreak {
@@ -58,6 +73,10 @@ export interface PlanningProblem {
 
 /** VROOM's priority (0..100) of each case priority: urgent work is the last left out. */
 export const vroomPriority: Record<CasePriority, number> = { LOW: 0, NORMAL: 25, HIGH: 60, URGENT: 100 };
+/** Locked work: a promise outranks every priority. */
+const lockedPriority = 100;
+/** Stops one route takes at most (a tour's limit, tour.schema.ts maxStops). */
+export const maxStopsPerRoute = 200;
 
 type Window = [number, number];
 
@@ -75,7 +94,7 @@ export interface VroomTranslation {
   /** Shift of VROOM vehicle id `i + 1`. */
   shiftOfVehicle: PlanShift[];
   /** Cases left out before solving, and why (no location, no window inside the horizon). */
-  excluded: Array<{ caseId: string; reason: 'NO_LOCATION' | 'NO_SHIFT_IN_WINDOW' }>;
+  excluded: Array<{ caseId: string; reason: 'NO_LOCATION' | 'NO_SHIFT_IN_WINDOW' | 'LOCK_NOT_KEPT' }>;
   /** Index of each case's and shift's places in the matrix. */
   placeOfCase: Map<string, number>;
   placeOfShift: Map<string, { start: number; end: number }>;
@@ -87,6 +106,22 @@ const seconds = (iso: string, origin: number) => Math.round((Date.parse(iso) - o
 function clip([start, end]: Window, [low, high]: Window): Window | undefined {
   const clipped: Window = [Math.max(low, start), Math.min(high, end)];
   return clipped[0] <= clipped[1] ? clipped : undefined;
+}
+
+/** The skills that stand for "this user's shifts" and "this shift" (never a skill definition's id). */
+const userSkill = (userId: string) => `user:${userId}`;
+const shiftSkill = (shiftId: string) => `shift:${shiftId}`;
+
+/** A case's windows in seconds, clipped to the horizon: its fixed start, its windows, or the horizon. */
+function windowsOf(work: PlanCase, origin: number, horizon: number): Window[] {
+  if (work.fixedStart !== undefined) {
+    const at = seconds(work.fixedStart, origin);
+    return at >= 0 && at <= horizon ? [[at, at]] : [];
+  }
+  if (work.timeWindows.length === 0) return [[0, horizon]];
+  return work.timeWindows
+    .map((window) => clip([seconds(window.start, origin), seconds(window.end, origin)], [0, horizon]))
+    .filter((window): window is Window => window !== undefined);
 }
 
 const placeKey = (place: Place) => `${place.latitude},${place.longitude}`;
@@ -134,14 +169,12 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
       translation.excluded.push({ caseId: work.id, reason: 'NO_LOCATION' });
       continue;
     }
-    const windows =
-      work.timeWindows.length === 0
-        ? [[0, horizon] as Window]
-        : work.timeWindows
-            .map((window) => clip([seconds(window.start, origin), seconds(window.end, origin)], [0, horizon]))
-            .filter((window): window is Window => window !== undefined);
+    const windows = windowsOf(work, origin, horizon);
     if (windows.length === 0) {
-      translation.excluded.push({ caseId: work.id, reason: 'NO_SHIFT_IN_WINDOW' });
+      translation.excluded.push({
+        caseId: work.id,
+        reason: work.locked ? 'LOCK_NOT_KEPT' : 'NO_SHIFT_IN_WINDOW',
+      });
       continue;
     }
     const place = indexOf.get(placeKey(work.location)) as number;
@@ -151,8 +184,12 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
       id: translation.caseOfJob.length,
       location_index: place,
       service: work.durationSeconds,
-      skills: work.requiredSkillIds.map(skillNumber),
-      priority: vroomPriority[work.priority],
+      skills: [
+        ...work.requiredSkillIds.map(skillNumber),
+        ...(work.onlyUserId ? [skillNumber(userSkill(work.onlyUserId))] : []),
+        ...(work.onlyShiftId ? [skillNumber(shiftSkill(work.onlyShiftId))] : []),
+      ],
+      priority: work.locked ? lockedPriority : vroomPriority[work.priority],
       time_windows: windows,
     });
   }
@@ -177,8 +214,13 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
       start_index: start,
       end_index: end,
       time_window: hours,
-      skills: shift.skillIds.map(skillNumber),
+      skills: [
+        ...shift.skillIds.map(skillNumber),
+        skillNumber(userSkill(shift.userId)),
+        skillNumber(shiftSkill(shift.id)),
+      ],
       breaks,
+      max_tasks: maxStopsPerRoute,
     });
   }
   return translation;

@@ -9,6 +9,8 @@
  *   start and home again afterwards cannot fit, even with nothing else to do.
  * - NO_CAPACITY: the case fits a shift on its own, but not beside the work planned: more shifts or
  *   looser windows would place it.
+ * - LOCK_NOT_KEPT: the case is locked (its schedule_lock, or a stop under way pinned where it is),
+ *   and the plan could not keep the lock: it is left as it is.
  */
 import type { PlanCase, PlanShift, VroomTranslation } from './planning-problem.ts';
 import type { TravelMatrix } from './travel.ts';
@@ -19,6 +21,7 @@ export const unassignedReasons = [
   'NO_SHIFT_IN_WINDOW',
   'NOT_REACHABLE_IN_TIME',
   'NO_CAPACITY',
+  'LOCK_NOT_KEPT',
 ] as const;
 export type UnassignedReason = (typeof unassignedReasons)[number];
 
@@ -37,6 +40,7 @@ export function reasonFor(
   horizonSeconds: number,
 ): UnassignedReason {
   if (!work.location) return 'NO_LOCATION';
+  if (work.locked) return 'LOCK_NOT_KEPT';
   const skilled = translation.shiftOfVehicle.filter((shift) =>
     work.requiredSkillIds.every((skill) => shift.skillIds.includes(skill)),
   );

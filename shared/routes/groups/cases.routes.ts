@@ -37,6 +37,7 @@ const boilerService = {
   duration: 'PT1H30M',
   required_skill_ids: [ids.gasSafe],
   time_windows: [{ start: '2026-03-04T07:00:00Z', end: '2026-03-04T11:00:00Z' }],
+  schedule_lock: 'ASSIGNEE' as const,
   created_at: '2026-03-02T08:15:00.906Z',
   updated_at: '2026-03-03T16:40:12.310Z',
   lock_version: 2,
@@ -73,7 +74,10 @@ export const caseRoutes = crudRoutes({
       '(status) and its ERP/CRM reference (external_id). For planning (optimization runs, appointment slots) ' +
       'it says how long the work on site takes (duration, PT1H unless set, always answered), which skills a ' +
       'technician must all offer (required_skill_ids) and when the work may start (time_windows; none: any ' +
-      `time of a shift); a case without a location cannot be planned. ${fieldWork}`,
+      'time of a shift); a case without a location cannot be planned. schedule_lock (NONE unless set, always ' +
+      'answered) pins what planning must keep: ASSIGNEE the technician, TIME the start, ASSIGNEE_AND_TIME ' +
+      'both. Booking an appointment (POST /api/v2/cases/{case_id}/book) places a case on a shift at a promised ' +
+      `window. ${fieldWork}`,
     list:
       'Default order: created_at descending (newest first); remaining ties by id in the direction of ' +
       'the first sort key. A field worker sees only its own cases (an assignee_id naming someone else ' +
@@ -92,6 +96,8 @@ export const caseRoutes = crudRoutes({
       'PT1M..P1D. required_skill_ids name skill definitions of the workspace, each once (422 at ' +
       '#/required_skill_ids/<index>). time_windows are ordered by start and do not overlap (one may start ' +
       'where the one before ends), each start before its end (422 at #/time_windows/<index>/start or /end). ' +
+      'schedule_lock defaults to NONE; ASSIGNEE needs an assignee_id, TIME a scheduled_start (422 at ' +
+      '#/schedule_lock). ' +
       'Empty lists are omitted from the answer. The new case starts at lock_version 0; created_at is the ' +
       'instant its id was made.',
     update:
@@ -101,7 +107,9 @@ export const caseRoutes = crudRoutes({
       'PT1H for the default duration). ' +
       'address and location merge line by line (RFC 7386). References are checked when sent; the ' +
       'scheduled window is checked on the resulting case: both ends or neither, start before end ' +
-      `(422 at #/scheduled_end, or at the end that is missing). ${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,
+      '(422 at #/scheduled_end, or at the end that is missing). schedule_lock cannot be null (send NONE); ' +
+      'a lock keeps what it pins: clearing assignee_id under ASSIGNEE, or scheduled_start under TIME, is 422 ' +
+      `at that field until the lock is NONE. ${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,
     delete:
       'The case is gone; a case.deleted event records it. Records that name it (tour stops) keep its ' +
       'id until they are written again.',
@@ -125,6 +133,7 @@ export const caseRoutes = crudRoutes({
       assignee_id: ids.lukas,
       scheduled_start: '2026-03-04T08:00:00Z',
       scheduled_end: '2026-03-04T10:00:00Z',
+      schedule_lock: 'ASSIGNEE',
       lock_version: 1,
     },
   },

@@ -100,26 +100,33 @@ const lifecycle =
   '/api/v2/scheduling/optimization-runs/{run_id}/map.svg.';
 
 const apply =
-  'Applies a SUCCEEDED run’s plan, all or nothing: for each route the shift’s PLANNED tour (found by `shift_id`) ' +
-  'gets the route’s stops in order with `planned_arrival`, or a PLANNED tour is created for the shift (date: the ' +
-  'shift’s start day, UTC; driver: the shift’s user; vehicle: the shift’s vehicle); a planned shift that gets ' +
-  'no route has its PLANNED tour emptied; each planned case gets `assignee_id` (the shift’s user), ' +
-  '`scheduled_start`, `scheduled_end` (the stop’s start and end) and status SCHEDULED. Cases left out are not ' +
-  'touched. Tours and cases are written through their own operations: each write emits its tour.created, ' +
-  'tour.updated or case.updated event and audit entry, then optimization_run.applied.\n\n' +
-  'Conflicts: the run recorded the lock_version of every case and shift it planned with and of the PLANNED tours ' +
-  'of those shifts. If any changed since (or a shift got a PLANNED tour since), the answer is 409 ' +
-  'resource-conflict with `data.conflicts` (`[{type: case|tour|shift, id}]`) and nothing is written. A run is ' +
-  'applied at most once: a second apply (or one while another is in progress) is 409 with `data.reason` ' +
-  '`run_applied` (or `apply_in_progress`); a run that is not SUCCEEDED is 409 with `data.reason` ' +
-  '`run_not_succeeded` and `data.status`.\n\n' +
-  'How all-or-nothing holds over more writes than one DynamoDB transaction takes (100 items): every version is ' +
-  'checked first; the run is then claimed (a conditional write, so a concurrent apply gets 409); each tour and ' +
-  'case is written conditionally on the version checked; when one of them was changed in the meantime (a late ' +
-  'conflict), every record already written is restored to what it was (conditionally on the version written, ' +
-  'with its own events), the claim is released and the answer is the same 409. A claim whose apply died (a crash ' +
-  'mid-apply) is taken over after a minute by the next apply, which finishes what the first one started. ' +
-  'docs/scheduling.md has the details.';
+  'Applies a SUCCEEDED run’s plan, as background work: answers 202 at once with the run, whose `application` ' +
+  'is `APPLYING`, and a Location naming the run; the run then reaches `APPLIED` (every write made; ' +
+  'optimization_run.applied), `CONFLICT` or `FAILED` (nothing of the plan written; optimization_run.apply_failed). ' +
+  'Read the run (or follow OPTIMIZATION_RUN_UPDATED:V1 on the event stream) to see it; `application.progress` ' +
+  'shows how far a large apply got.\n\n' +
+  'What it writes: for each route, the shift’s PLANNED tour (found by `shift_id`) gets the route’s stops in order ' +
+  'with `planned_arrival`, or a PLANNED tour is created for the shift (date: the shift’s start day, UTC; driver: ' +
+  'the shift’s user; vehicle: the shift’s vehicle); a planned shift that gets no route has its PLANNED tour ' +
+  'emptied. Each planned case gets `assignee_id` (the shift’s user), `scheduled_start`, `scheduled_end` (the ' +
+  'stop’s start and end) and status SCHEDULED. A case is a stop of one open tour at most: a planned case that is ' +
+  'a stop of another PLANNED tour leaves it (tour.updated). A case that was a stop of a replaced tour and that ' +
+  'the plan places nowhere returns to NEW (assignee_id and the scheduled window removed) — unless it is locked ' +
+  '(`schedule_lock`) or pinned (under way, done or due before the run read it): such a stop stays where it is, ' +
+  'and a locked case is never moved off what its lock keeps. A case on hold leaves the replaced tour and keeps ' +
+  'everything else. Only tours of the shifts the run planned are replaced. Every write emits its own ' +
+  'tour.created, tour.updated or case.updated event and audit entry.\n\n' +
+  'Conflicts: the run recorded the lock_version of every case, shift and PLANNED tour it planned with. If any ' +
+  'changed since (or a shift got a PLANNED tour since), the run ends with `application.status` CONFLICT and ' +
+  '`application.conflicts` (`[{type: case|tour|shift, id}]`), and nothing of the plan is written. All or ' +
+  'nothing holds over more writes than one DynamoDB transaction takes, and after any crash: each write carries ' +
+  'a journal entry, a conflict found mid-way undoes every write made (each restored on the version the apply ' +
+  'wrote; one someone changed since is left and named in `application.not_restored`), and a crashed apply is ' +
+  'finished or undone by the service itself; the run shows APPLIED only once every write is made. ' +
+  'docs/scheduling.md has the details.\n\n' +
+  'A run is applied at most once: an apply while APPLYING is 409 with `data.reason` `apply_in_progress`, after ' +
+  'APPLIED `run_applied`; a run that is not SUCCEEDED is 409 `run_not_succeeded` with `data.status`. After ' +
+  'CONFLICT or FAILED the run may be applied again (application.attempt counts), which checks everything again.';
 
 const slots =
   'The windows in which a case can be booked without breaking anything already planned, best first: for each ' +
@@ -220,12 +227,26 @@ export const schedulingRoutes = [
     summary: 'Apply an optimization run’s plan',
     description: apply,
     examples: {
-      response: { ...succeeded, applied_at: '2026-06-15T16:25:12.000Z', applied_by: ids.dispatcher },
+      response: {
+        ...succeeded,
+        updated_at: '2026-06-15T16:25:12.000Z',
+        application: {
+          status: 'APPLYING' as const,
+          attempt: 1,
+          requested_at: '2026-06-15T16:25:12.000Z',
+          requested_by: ids.dispatcher,
+        },
+      },
     },
     grants: ['scheduling:update', 'tours:update', 'cases:update'],
     params: OptimizationRunIdParams,
     errors: [409],
-    success: { status: 200, description: 'The applied run.', schema: OptimizationRunSchema },
+    success: {
+      status: 202,
+      location: true,
+      description: 'Accepted: the run, application APPLYING; Location names the run.',
+      schema: OptimizationRunSchema,
+    },
   },
   {
     ...common,

@@ -1,0 +1,21 @@
+/**
+ * Hooks the integration tests use to put the local stack into states a crash leaves behind, on
+ * with FSM_TEST_HOOKS=true only (the test stack sets it; `npm start` and AWS never do). A test
+ * writes a hook item straight into the table; the code that honours it reads (and spends) it.
+ *
+ * - `TESTHOOK / apply-crash#<run_id>` {after_writes: k}: the run's next apply job stops after k
+ *   writes, as a crash would (apply-job.ts SimulatedCrash: nothing cleaned up, its queue message
+ *   not settled); the hook is spent, so the job taken up again runs to its end.
+ */
+import { deleteRecord, getRecord } from '../data/table.ts';
+
+const hookKey = (name: string) => ({ pk: 'TESTHOOK', sk: name });
+
+export async function applyCrashHook(runId: string): Promise<number | undefined> {
+  const key = hookKey(`apply-crash#${runId}`);
+  const hook = await getRecord(key, { consistent: true });
+  const after = Number(hook?.after_writes);
+  if (!hook || !Number.isInteger(after)) return undefined;
+  await deleteRecord(key);
+  return after;
+}
