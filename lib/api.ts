@@ -222,6 +222,7 @@ function referencePageFiles(): Record<string, string[]> {
 
 /** geo-routes:CalculateRouteMatrix on the provider Amazon Location's routes (v2) answer from. */
 export function allowRouteMatrices(fn: ServiceFunction): void {
+  fn.function.addEnvironment('FSM_TRAVEL_PROVIDERS', 'amazon-location');
   fn.role.addToPolicy(
     new PolicyStatement({
       actions: ['geo-routes:CalculateRouteMatrix'],

@@ -54,9 +54,9 @@ describe('Module: table adapter', () => {
         code: 'not-found',
       },
       {
-        title: 'a concurrent transaction on the item is version-conflict',
-        write: { kind: 'delete' as const, key },
-        reason: { Code: 'TransactionConflict' },
+        title: 'a refused condition is the answer even beside another transaction’s item',
+        write: { kind: 'delete' as const, key, expectedVersion: 1 },
+        reason: { Code: 'ConditionalCheckFailed', Item: { lock_version: { N: '3' } } },
         code: 'version-conflict',
       },
     ])('translates $title', async ({ write, reason, code }) => {
@@ -72,6 +72,37 @@ describe('Module: table adapter', () => {
 
       // Assess
       expect(error.code).toBe(code);
+    });
+
+    it('sends a transaction that met another one (TransactionConflict) again, and succeeds', async () => {
+      // Prepare
+      send.mockRejectedValueOnce(canceled([{ Code: 'TransactionConflict' }, { Code: 'None' }]));
+      send.mockResolvedValueOnce({});
+
+      // Act
+      await transactWrite([
+        { kind: 'delete', key },
+        { kind: 'put', key: { pk: 'x', sk: 'y' }, entity: 'event', record: {} },
+      ]);
+
+      // Assess
+      expect(send).toHaveBeenCalledTimes(2);
+    });
+
+    it('answers contention that persists as unavailable (503), never as a version conflict', async () => {
+      // Prepare
+      vi.useFakeTimers();
+      send.mockRejectedValue(canceled([{ Code: 'TransactionConflict' }]));
+
+      // Act
+      const pending = dataErrorOf(() => transactWrite([{ kind: 'delete', key }]));
+      await vi.runAllTimersAsync();
+      const error = await pending;
+      vi.useRealTimers();
+
+      // Assess
+      expect(error.code).toBe('unavailable');
+      expect(send).toHaveBeenCalledTimes(12);
     });
 
     it('sends the condition that makes a create fail on a taken key', async () => {

@@ -32,8 +32,13 @@ describe('Function: withPlanningDefaults', () => {
     expect(withPlanningDefaults({ ...record, duration: 'PT45M' }).duration).toBe('PT45M');
   });
 
+  it('fills in schedule_lock NONE for a case written before locks, and keeps a set one', () => {
+    expect(withPlanningDefaults(record).schedule_lock).toBe('NONE');
+    expect(withPlanningDefaults({ ...record, schedule_lock: 'TIME' }).schedule_lock).toBe('TIME');
+  });
+
   it('keeps the record as it is otherwise', () => {
-    expect(withPlanningDefaults(record)).toEqual({ ...record, duration: 'PT1H' });
+    expect(withPlanningDefaults(record)).toEqual({ ...record, duration: 'PT1H', schedule_lock: 'NONE' });
   });
 });
 

@@ -18,24 +18,20 @@
  * forward. The run shows APPLIED only once every write is made.
  */
 import type { Actor } from '../../auth/actor.ts';
-import { DataError } from '../../data/data-error.ts';
-import type { StoreScope } from '../../data/resource-store.ts';
-import { transactWrite } from '../../data/table.ts';
-import { systemEvent } from '../../events/domain-event.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { plannedTourOfShift } from '../tours/tour-claims.ts';
-import { ApplyConflict, type Ref, uniqueRefs } from './apply-conflicts.ts';
+import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import { journalOf } from './apply-journal.ts';
-import { type ApplyPlan, applyPlanOf, type CasePlan, type TourPlan, type TourState } from './apply-plan.ts';
-import { type Writer, writeCase, writeTour } from './apply-writes.ts';
-import type { RunPlan, RunRecord } from './optimization-run.record.ts';
-import { runEventObject, runResource } from './optimization-run.representation.ts';
+import { applyPlanOf, type CasePlan, type TourPlan, type TourState } from './apply-plan.ts';
+import { eachLimited, finish, type Job, tourDate, updateApplication } from './apply-state.ts';
+import { decideToUndo, undoAndFinish } from './apply-undo.ts';
+import { writeCase, writeTour } from './apply-writes.ts';
+import type { RunRecord } from './optimization-run.record.ts';
 import { runStore } from './optimization-run.store.ts';
 import type { RunApplication } from './run-application.ts';
 import { readPlan } from './run-plan.store.ts';
-import { moveRun } from './run-transitions.ts';
 
 /** One message of the apply queue. */
 export interface ApplyMessage {
@@ -57,8 +53,6 @@ export class SimulatedCrash extends Error {
   override readonly name = 'SimulatedCrash';
 }
 
-/** Records written at once. */
-const parallelWrites = 8;
 /** Writes between two updates of the run's progress. */
 const progressEvery = 50;
 
@@ -72,37 +66,6 @@ function parseMessage(body: string): ApplyMessage | undefined {
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * Sets the run's application (no event: nothing a reader acts on changed), conditional on the
- * version read. Undefined when someone wrote the run since.
- */
-export async function updateApplication(
-  scope: StoreScope,
-  run: RunRecord,
-  change: (application: RunApplication) => RunApplication,
-): Promise<RunRecord | undefined> {
-  if (!run.application) return undefined;
-  const next: RunRecord = {
-    ...run,
-    application: change(run.application),
-    lock_version: run.lock_version + 1,
-  };
-  try {
-    await transactWrite([
-      {
-        kind: 'update',
-        key: runStore.of(scope).key(run.id),
-        set: { application: next.application as RunApplication, lock_version: next.lock_version },
-        expectedVersion: run.lock_version,
-      },
-    ]);
-    return next;
-  } catch (error) {
-    if (error instanceof DataError && error.code === 'version-conflict') return undefined;
-    throw error;
   }
 }
 
@@ -146,17 +109,6 @@ export async function processApplyMessage(
       }));
   if (!taken) throw new Error('the run changed while the apply was taken up; the message comes back');
   await runApplyJob(workspaceId, taken, ports);
-}
-
-/** Everything the phases need. */
-interface Job {
-  workspaceId: string;
-  run: RunRecord;
-  plan: RunPlan;
-  steps: ApplyPlan;
-  writer: Writer;
-  /** Day of each planned shift's start (the date of a tour this apply creates). */
-  shiftDays: Map<string, string>;
 }
 
 async function runApplyJob(workspaceId: string, run: RunRecord, ports: ApplyJobPorts): Promise<void> {
@@ -276,10 +228,6 @@ async function caseStep(job: Job, entry: CasePlan): Promise<void> {
   );
 }
 
-function tourDate(job: Job, tour: TourPlan): string {
-  return job.shiftDays.get(tour.shiftId ?? '') ?? new Date().toISOString().slice(0, 10);
-}
-
 /** One tour's steps of a phase, in order, from where its journal says it stopped. */
 async function tourPhase(job: Job, tour: TourPlan, phase: 'release' | 'claim'): Promise<void> {
   const all = [...tour.releases, ...tour.claims];
@@ -289,177 +237,6 @@ async function tourPhase(job: Job, tour: TourPlan, phase: 'release' | 'claim'): 
     if ((job.writer.entries.get(tour.key)?.steps_done ?? 0) > step) continue;
     await writeTour(job.writer, ref, all[step] as TourState, step + 1, tourDate(job, tour));
   }
-}
-
-/** Runs `task` over `items`, `parallelWrites` at a time; the first failure stops taking new ones. */
-async function eachLimited<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: unknown;
-  await Promise.all(
-    Array.from({ length: Math.min(parallelWrites, items.length) }, async () => {
-      while (next < items.length && failure === undefined) {
-        try {
-          await task(items[next++] as T);
-        } catch (error) {
-          failure ??= error;
-        }
-      }
-    }),
-  );
-  if (failure !== undefined) throw failure;
-}
-
-/** Records the decision to undo (with the conflicts) on the run, unless another receive decided first. */
-async function decideToUndo(job: Job, refs: readonly Ref[]): Promise<Ref[]> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const fresh = await runStore.of(job.workspaceId).getConsistent(job.run.id);
-    const application = fresh?.application;
-    if (!fresh || application?.status !== 'APPLYING') return [...refs];
-    if (application.decision === 'ROLLBACK') return application.conflicts ?? [...refs];
-    const decided = await updateApplication(job.workspaceId, fresh, (current) => ({
-      ...current,
-      decision: 'ROLLBACK',
-      conflicts: uniqueRefs(refs),
-    }));
-    if (decided) return uniqueRefs(refs);
-  }
-  return uniqueRefs(refs);
-}
-
-/**
- * Undoes every write of the journal, newest phase first: cases back to what the run read; tours
- * first give up what they gained (created ones are deleted), then take back what they had, so no
- * case is ever on two open tours. A record someone changed after the apply wrote it is left (it
- * would lose their change) and named in `not_restored`.
- */
-async function undo(job: Job): Promise<Ref[]> {
-  const { writer, steps } = job;
-  const notRestored: Ref[] = [];
-  const undone = async (ref: Ref, write: () => Promise<void>) => {
-    try {
-      await write();
-    } catch (error) {
-      if (!(error instanceof ApplyConflict)) throw error;
-      notRestored.push(ref);
-    }
-  };
-  const written = <T extends { key: string }>(items: readonly T[]) =>
-    items.filter((item) => writer.entries.has(item.key) && !writer.entries.get(item.key)?.restored);
-  await eachLimited(written(steps.cases), (entry) =>
-    undone({ type: 'case', id: entry.id }, () =>
-      writeCase(
-        writer,
-        { key: entry.key, id: entry.id, readVersion: entry.original.v },
-        originalTarget(entry),
-        0,
-        {
-          restored: true,
-        },
-      ),
-    ),
-  );
-  const tours = written(steps.tours);
-  const refOf = (tour: TourPlan): Ref => ({
-    type: 'tour',
-    id: writer.entries.get(tour.key)?.record_id ?? tour.id ?? '',
-  });
-  // Stage 1: give up what was gained (a created tour goes).
-  await eachLimited(tours, (tour) =>
-    undone(refOf(tour), async () => {
-      const entry = writer.entries.get(tour.key);
-      if (entry?.steps_done === -1) return;
-      const ref = { key: tour.key, id: tour.id, readVersion: tour.original?.v };
-      const state = tour.original ? await keptOfOriginal(job, tour) : undefined;
-      await writeTour(writer, ref, state, -1, tourDate(job, tour), state ? {} : { restored: true });
-    }),
-  );
-  // Stage 2: take back what was given up.
-  await eachLimited(
-    tours.filter((tour) => tour.original && !writer.entries.get(tour.key)?.restored),
-    (tour) =>
-      undone(refOf(tour), () =>
-        writeTour(
-          writer,
-          { key: tour.key, id: tour.id, readVersion: tour.original?.v },
-          originalState(tour),
-          -1,
-          tourDate(job, tour),
-          { restored: true },
-        ),
-      ),
-  );
-  return notRestored;
-}
-
-const originalTarget = (entry: CasePlan) => ({
-  status: entry.original.status as 'NEW' | 'SCHEDULED',
-  ...(entry.original.assignee_id ? { assignee_id: entry.original.assignee_id } : {}),
-  ...(entry.original.scheduled_start ? { scheduled_start: entry.original.scheduled_start } : {}),
-  ...(entry.original.scheduled_end ? { scheduled_end: entry.original.scheduled_end } : {}),
-});
-
-function originalState(tour: TourPlan): TourState {
-  const original = tour.original;
-  return {
-    stops: original?.stops ?? [],
-    ...(original?.driver_id ? { driver_id: original.driver_id } : {}),
-    ...(original?.vehicle_id ? { vehicle_id: original.vehicle_id } : {}),
-    ...(original?.shift_id ? { shift_id: original.shift_id } : {}),
-  };
-}
-
-/** The tour as written now, keeping only the stops it had when the run read it. */
-async function keptOfOriginal(job: Job, tour: TourPlan): Promise<TourState> {
-  const entry = job.writer.entries.get(tour.key);
-  const current = entry ? await tourStore.of(job.workspaceId).getConsistent(entry.record_id) : undefined;
-  const had = new Set((tour.original?.stops ?? []).map((stop) => stop.case_id));
-  const stops = (current?.stops ?? []).filter((stop) => had.has(stop.case_id));
-  return { ...originalState(tour), stops };
-}
-
-async function undoAndFinish(
-  job: Job,
-  conflicts: readonly Ref[],
-  status: 'CONFLICT' | 'FAILED',
-  reason?: string,
-) {
-  const notRestored = await undo(job);
-  await finish(job, status, {
-    ...(conflicts.length > 0 ? { conflicts: uniqueRefs(conflicts) } : {}),
-    ...(notRestored.length > 0 ? { not_restored: uniqueRefs(notRestored) } : {}),
-    ...(reason ? { failure_reason: reason } : {}),
-  });
-}
-
-/** The run leaves APPLYING, with its event: applied, or apply_failed (CONFLICT, FAILED). */
-async function finish(
-  job: Pick<Job, 'workspaceId' | 'run'>,
-  status: 'APPLIED' | 'CONFLICT' | 'FAILED',
-  details: Partial<RunApplication> = {},
-): Promise<void> {
-  const attempt = job.run.application?.attempt;
-  await moveRun(job.workspaceId, job.run.id, {
-    next: (current, now) => {
-      const application = current.application;
-      if (application?.status !== 'APPLYING' || application.attempt !== attempt) return undefined;
-      const next: RunRecord = {
-        ...current,
-        application: { ...application, ...details, status, finished_at: now },
-      };
-      if (status === 'APPLIED') {
-        next.applied_at = now;
-        if (application.requested_by) next.applied_by = application.requested_by;
-      }
-      return next;
-    },
-    event: (next) =>
-      systemEvent(
-        job.workspaceId,
-        status === 'APPLIED' ? 'optimization_run.applied' : 'optimization_run.apply_failed',
-        runResource(next.id),
-        runEventObject(next),
-      ),
-  });
 }
 
 /**

@@ -169,8 +169,10 @@ export const OptimizationRunSchema = z
       .optional()
       .meta({
         description:
-          'While RUNNING: when the answer is due (started_at + time_limit_seconds + a minute to read and ' +
-          'write). A run still RUNNING after it is reported FAILED (SOLVER_STOPPED).',
+          'While RUNNING: when the answer is due at the latest. Until the search begins, started_at + 240 s ' +
+          '(reading the records and travel times) + time_limit_seconds + a minute to write the answer; once it ' +
+          'has begun, its start + time_limit_seconds + a minute. It only moves earlier. A run still RUNNING after ' +
+          'it is reported FAILED (SOLVER_STOPPED), as is one whose search has not begun 240 s after started_at.',
       }),
     finished_at: z.iso
       .datetime()
@@ -195,7 +197,8 @@ export const OptimizationRunSchema = z
       .meta({
         description:
           'FAILED runs: INVALID_PROBLEM, TOO_LARGE, TRAVEL_UNAVAILABLE, SOLVER_STOPPED (out of memory, timed ' +
-          'out or crashed) or INTERNAL_ERROR.',
+          'out or crashed), NOT_STARTED (no solver took the run up within 30 minutes of its creation; create a ' +
+          'new run) or INTERNAL_ERROR.',
       }),
     failure_reason: z.string().optional().meta({ description: 'FAILED runs: why, in words.' }),
     application: RunApplicationSchema.optional(),
@@ -245,10 +248,12 @@ export const CreateOptimizationRunSchema = z
       .optional()
       .meta({
         description:
-          `The cases to plan, 1..${maxPlannedCases}, each a case of the workspace that is not DONE, CANCELLED ` +
-          'or IN_PROGRESS (otherwise 422 at `#/case_ids/<index>`). Default: every case with a location, status ' +
-          'NEW or SCHEDULED, not on a tour that is IN_PROGRESS or DONE, whose windows meet the horizon. The ' +
-          'cases on the PLANNED tours of the planned shifts are planned too (applying replaces those tours).',
+          `The cases to plan, 1..${maxPlannedCases}, each a case of the workspace whose status is NEW or ` +
+          'SCHEDULED (otherwise 422 at `#/case_ids/<index>`). Default: NEW cases, and SCHEDULED cases whose ' +
+          'scheduled_start falls in the horizon, each with a location, not ON_HOLD, not a stop of a tour that is ' +
+          'IN_PROGRESS or DONE, whose windows meet the horizon. The stops of the PLANNED tours of the planned shifts ' +
+          'are planned too (applying replaces those tours). Locks (schedule_lock) are kept or the case is left out ' +
+          'with LOCK_NOT_KEPT; work not pinned starts at the earliest when the run reads the day.',
       }),
     shift_ids: uniqueIds(maxPlannedShifts, 'shift')
       .optional()

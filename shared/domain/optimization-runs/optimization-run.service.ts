@@ -18,6 +18,7 @@ import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
+import { applyNeverStarted, failNeverStartedApply } from './apply-state.ts';
 import type { RunRecord } from './optimization-run.record.ts';
 import { representRun, runEventObject, runResource } from './optimization-run.representation.ts';
 import type { CreateOptimizationRun, OptimizationRun } from './optimization-run.schema.ts';
@@ -33,8 +34,8 @@ import { overdueOf } from './run-deadlines.ts';
 import { readPlan } from './run-plan.store.ts';
 import { type Failure, failRun, moveRun } from './run-transitions.ts';
 
-/** Case statuses a run never plans: the work is under way, done or called off. */
-const unplannable = new Set(['IN_PROGRESS', 'DONE', 'CANCELLED']);
+/** Case statuses a run plans: the work is open and not waiting (ON_HOLD) for something. */
+const plannable = new Set(['NEW', 'SCHEDULED']);
 
 const invalid = (pointer: string, detail: string): FieldError => ({ type: 'field-invalid', pointer, detail });
 
@@ -43,8 +44,13 @@ async function caseErrors(ctx: Actor, ids: readonly string[]): Promise<FieldErro
   return ids.flatMap((_, index) => {
     const record = found[index];
     if (!record) return [invalid(`#/case_ids/${index}`, 'no case with this id exists in the workspace')];
-    if (unplannable.has(record.status)) {
-      return [invalid(`#/case_ids/${index}`, `the case is ${record.status}: only open work is planned`)];
+    if (!plannable.has(record.status)) {
+      return [
+        invalid(
+          `#/case_ids/${index}`,
+          `the case is ${record.status}: a run plans NEW and SCHEDULED cases only`,
+        ),
+      ];
     }
     return [];
   });
@@ -126,6 +132,7 @@ export async function settleIfStalled(
   run: RunRecord,
   now = Date.now(),
 ): Promise<RunRecord> {
+  if (applyNeverStarted(run, now)) return (await failNeverStartedApply(ctx, run.id, now)) ?? run;
   const failure = overdueFailure(run, now);
   if (!failure) return run;
   const { run: after } = await failRun(

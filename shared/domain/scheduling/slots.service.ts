@@ -1,25 +1,23 @@
 /**
- * Appointment slots on the request path (API-DECISIONS.md, "Appointment slots"): where a case can
- * still be booked without breaking what is planned. Reads the current day of every shift that
- * could take it, then hands the search to slot-search.ts (pure, every slot verified there by
- * re-inserting the case into the tour and recomputing the day).
+ * Appointment slots on the request path (API-DECISIONS.md, "Appointment slots" as tightened by
+ * "Dispatch you can trust"): where a case can still be booked without breaking what is planned.
+ * Reads the current day of every shift that could take it (shift-day.ts), then hands the search to
+ * slot-search.ts (pure, every slot verified there by re-inserting the case into the tour and
+ * recomputing the day). Booking (booking.service.ts) sees the same day, through the same code, so
+ * every slot offered can be booked at that moment.
  *
  * - The case: of the workspace (otherwise not-found: it is named in the query, as comments' target
  *   is), with a location, not IN_PROGRESS, DONE or CANCELLED (otherwise invalid at
  *   `#/query/case_id`). Its duration, required skills and windows are its planning fields.
  * - The shifts: every shift overlapping [from, to) whose technician offers every required skill.
- * - Their current tours: a shift's PLANNED tour (the first, as runs read it) gives its stops in
- *   order; each stop's case keeps its promised start (`scheduled_start`) exactly, or else its
- *   windows. Stops whose case is gone, done, cancelled or has no location are not driven to. A
- *   shift whose only tours are IN_PROGRESS or DONE offers nothing: its day is under way. The
- *   case itself is taken off the tour it is on (booking it again moves it).
  * - Nothing starts in the past: the case's windows are cut at `now`.
- * - Travel: the great-circle model unless the wiring passes another port.
+ * - Travel: the workspace's (the wiring passes its port: Amazon Location where it routes with it),
+ *   as its optimization runs use.
  *
  * Cost: 1 GetItem (the case), the overlapping shifts (a key range), 1 GetItem per technician,
  * the PLANNED, IN_PROGRESS and DONE tours dated around the search (three key ranges of the tours'
- * date index, 1 BatchGetItem per 100 tours), 1 BatchGetItem per 100 stops; no write. About 50 ms
- * locally for 500 planned cases over 50 shifts.
+ * date index, 1 BatchGetItem per 100 tours), 1 BatchGetItem per 100 stops, one travel matrix; no
+ * write.
  */
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -33,14 +31,13 @@ import { shiftsOverlapping } from '../shifts/shift.store.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { toursOfStatus } from '../tours/tour.store.ts';
 import { SchedulingError } from './scheduling-error.ts';
-import { type SlotShift, type SlotTask, searchSlots, slotScore, type TravelSeconds } from './slot-search.ts';
+import { currentTour, type ShiftDay, shiftDayOf } from './shift-day.ts';
+import { type SlotTask, searchSlots, slotScore, type TravelSeconds } from './slot-search.ts';
 import { type AppointmentSlot, type SlotQueryInput, slotLimits } from './slots.schema.ts';
 import { greatCircleTravel, type Place, type TravelPort } from './travel.ts';
 
 /** Statuses of a case that is no longer to be booked. */
-const unbookable = new Set(['IN_PROGRESS', 'DONE', 'CANCELLED']);
-/** Stops that are not driven to any more. */
-const gone = new Set(['DONE', 'CANCELLED']);
+export const unbookable = new Set(['IN_PROGRESS', 'DONE', 'CANCELLED']);
 
 const seconds = (instant: string) => Date.parse(instant) / 1000;
 const iso = (second: number) => new Date(second * 1000).toISOString();
@@ -48,6 +45,13 @@ const durationSeconds = (value: string) => {
   const parsed = parseIsoDuration(value);
   return 'seconds' in parsed ? parsed.seconds : 0;
 };
+
+export interface PlanningOptions {
+  /** The workspace's travel (default: great-circle). */
+  travel?: TravelPort;
+  /** Epoch milliseconds of "now". */
+  now?: number;
+}
 
 function invalidCase(detail: string): SchedulingError {
   return new SchedulingError('invalid', { fields: [queryFieldError('case_id', 'field-invalid', detail)] });
@@ -63,8 +67,8 @@ async function bookableCaseOrThrow(ctx: Actor, id: string): Promise<Case & { loc
   return record as Case & { location: Place };
 }
 
-/** The case as a task of the search: its windows (or the whole search) cut at `now`. */
-function taskOf(record: Case & { location: Place }, from: number, to: number, now: number): SlotTask {
+/** The case as a task of the search: its windows (or [from, to]) cut at `now`. */
+export function taskOf(record: Case & { location: Place }, from: number, to: number, now: number): SlotTask {
   const own = (record.time_windows ?? []).map(
     (window) => [seconds(window.start), seconds(window.end)] as const,
   );
@@ -74,101 +78,64 @@ function taskOf(record: Case & { location: Place }, from: number, to: number, no
   return { caseId: record.id, place: record.location, durationSeconds: durationSecondsOf(record), windows };
 }
 
-/** A stop of a current tour: promised starts hold exactly, others keep their windows. */
-function stopTask(record: Case): SlotTask | undefined {
-  if (!record.location || gone.has(record.status)) return undefined;
-  const windows = record.scheduled_start
-    ? [[seconds(record.scheduled_start), seconds(record.scheduled_start)] as const]
-    : (record.time_windows ?? []).map((window) => [seconds(window.start), seconds(window.end)] as const);
-  return { caseId: record.id, place: record.location, durationSeconds: durationSecondsOf(record), windows };
-}
-
 const dayOf = (instant: string, offsetDays: number) =>
   new Date(Date.parse(instant) + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-/**
- * The stops (case ids in driving order) of each shift's PLANNED tour (the first by date, then id);
- * undefined: the shift's day is under way (a tour IN_PROGRESS or DONE). Tours are read by status
- * and date around the search (a day either side), three key ranges, not one Query per shift.
- */
-async function currentStops(
+/** The skills each shift's technician offers (1 GetItem per technician). */
+export async function skillsOfShifts(
   ctx: Actor,
   shifts: readonly Shift[],
-  from: string,
-  to: string,
-): Promise<Array<string[] | undefined>> {
-  const days = { from: dayOf(from, -1), to: dayOf(to, 1) };
-  const [planned, started, done] = await Promise.all(
-    (['PLANNED', 'IN_PROGRESS', 'DONE'] as const).map((status) => toursOfStatus(ctx, status, days)),
-  );
-  const underWay = new Set([...(started ?? []), ...(done ?? [])].map((tour) => tour.shift_id));
-  const first = new Map<string, Tour>();
-  for (const tour of planned ?? []) {
-    if (!tour.shift_id) continue;
-    const known = first.get(tour.shift_id);
-    if (!known || tour.date < known.date || (tour.date === known.date && tour.id < known.id)) {
-      first.set(tour.shift_id, tour);
-    }
-  }
-  return shifts.map((shift) => {
-    const tour = first.get(shift.id);
-    if (tour) return tour.stops.map((stop) => stop.case_id);
-    return underWay.has(shift.id) ? undefined : [];
-  });
-}
-
-async function skilledShifts(ctx: Actor, record: Case, from: string, to: string) {
-  const shifts = await shiftsOverlapping(ctx, from, to);
+): Promise<Map<string, readonly string[]>> {
   const users = [...new Set(shifts.map((shift) => shift.user_id))];
   const principals = await Promise.all(users.map((id) => getPrincipal(ctx.workspaceId, id)));
-  const skillsOf = new Map(users.map((id, index) => [id, principals[index]?.skill_ids ?? []]));
-  const required = record.required_skill_ids ?? [];
-  return shifts
-    .filter((shift) => required.every((skill) => skillsOf.get(shift.user_id)?.includes(skill)))
-    .map((shift) => ({ shift, skillIds: skillsOf.get(shift.user_id) ?? [] }));
+  return new Map(users.map((id, index) => [id, principals[index]?.skill_ids ?? []]));
 }
 
-/** The shifts as the search sees them: hours, places, breaks, skills and current stops. */
-async function slotShifts(ctx: Actor, record: Case, from: string, to: string): Promise<SlotShift[]> {
-  const skilled = await skilledShifts(ctx, record, from, to);
-  const stopsOf = await currentStops(
-    ctx,
-    skilled.map(({ shift }) => shift),
-    from,
-    to,
+/** The current tour of each shift, from the tours dated around the search (three key ranges). */
+async function toursOfShifts(ctx: Actor, from: string, to: string): Promise<Map<string, Tour[]>> {
+  const days = { from: dayOf(from, -1), to: dayOf(to, 1) };
+  const read = await Promise.all(
+    (['PLANNED', 'IN_PROGRESS', 'DONE'] as const).map((status) => toursOfStatus(ctx, status, days)),
   );
-  const caseIds = [...new Set(stopsOf.flatMap((ids) => ids ?? []))].filter((id) => id !== record.id);
-  const cases = await caseStore.of(ctx).getMany(caseIds);
-  const tasks = new Map<string, SlotTask>();
-  cases.forEach((stop) => {
-    const task = stop ? stopTask(stop) : undefined;
-    if (task) tasks.set(task.caseId, task);
+  const byShift = new Map<string, Tour[]>();
+  for (const tour of read.flat()) {
+    if (!tour.shift_id) continue;
+    byShift.set(tour.shift_id, [...(byShift.get(tour.shift_id) ?? []), tour]);
+  }
+  return byShift;
+}
+
+/** The days of the shifts that may take the case, its stops' cases read in one batch. */
+async function shiftDays(
+  ctx: Actor,
+  record: Case,
+  from: string,
+  to: string,
+  now: number,
+): Promise<ShiftDay[]> {
+  const shifts = await shiftsOverlapping(ctx, from, to);
+  const [skillsOf, toursOf] = await Promise.all([skillsOfShifts(ctx, shifts), toursOfShifts(ctx, from, to)]);
+  const required = record.required_skill_ids ?? [];
+  const open = shifts.flatMap((shift) => {
+    const skills = skillsOf.get(shift.user_id) ?? [];
+    if (!required.every((skill) => skills.includes(skill))) return [];
+    const tour = currentTour(toursOf.get(shift.id) ?? []);
+    return tour === 'over' ? [] : [{ shift, tour, skills }];
   });
-  return skilled.flatMap(({ shift, skillIds }, index) => {
-    const stops = stopsOf[index];
-    if (!stops) return [];
-    return [
-      {
-        id: shift.id,
-        userId: shift.user_id,
-        start: seconds(shift.start),
-        end: seconds(shift.end),
-        startPlace: shift.start_location,
-        endPlace: shift.end_location,
-        breaks: shift.breaks.map((pause) => ({
-          earliestStart: seconds(pause.earliest_start),
-          latestEnd: seconds(pause.latest_end),
-          durationSeconds: durationSeconds(pause.duration),
-        })),
-        skillIds,
-        stops: stops.flatMap((id) => tasks.get(id) ?? []),
-      },
-    ];
-  });
+  const caseIds = [...new Set(open.flatMap(({ tour }) => (tour?.stops ?? []).map((stop) => stop.case_id)))];
+  const stopCases = await caseStore.of(ctx).getMany(caseIds);
+  const cases = new Map(stopCases.flatMap((stop) => (stop ? [[stop.id, stop]] : [])));
+  return open.map(({ shift, tour, skills }) =>
+    shiftDayOf({ shift, tour, cases, skillIds: skills, booking: record.id, now }),
+  );
 }
 
 /** Travel between the places of the search, from one matrix of the travel port. */
-async function travelBetween(port: TravelPort, task: SlotTask, shifts: readonly SlotShift[]) {
+export async function travelBetween(
+  port: TravelPort,
+  task: SlotTask,
+  days: readonly ShiftDay[],
+): Promise<TravelSeconds> {
   const key = (place: Place) => `${place.latitude},${place.longitude}`;
   const index = new Map<string, number>();
   const places: Place[] = [];
@@ -178,30 +145,28 @@ async function travelBetween(port: TravelPort, task: SlotTask, shifts: readonly 
     places.push(place);
   };
   add(task.place);
-  for (const shift of shifts) {
-    add(shift.startPlace);
-    add(shift.endPlace);
-    for (const stop of shift.stops) add(stop.place);
+  for (const { search } of days) {
+    add(search.startPlace);
+    add(search.endPlace);
+    for (const stop of search.stops) add(stop.place);
   }
   const { durations } = await port.matrix(places);
-  const travel: TravelSeconds = (a, b) =>
-    durations[index.get(key(a)) ?? 0]?.[index.get(key(b)) ?? 0] ?? Number.POSITIVE_INFINITY;
-  return travel;
+  return (a, b) => durations[index.get(key(a)) ?? 0]?.[index.get(key(b)) ?? 0] ?? Number.POSITIVE_INFINITY;
 }
 
 export async function findSlots(
   ctx: Actor,
   query: SlotQueryInput,
-  options: { travel?: TravelPort; now?: number } = {},
+  options: PlanningOptions = {},
 ): Promise<{ items: AppointmentSlot[] }> {
   const record = await bookableCaseOrThrow(ctx, query.case_id);
   const from = seconds(query.from);
   const to = seconds(query.to);
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   const task = taskOf(record, from, to, now);
-  const shifts = task.windows.length > 0 ? await slotShifts(ctx, record, query.from, query.to) : [];
-  if (shifts.length === 0) return { items: [] };
-  const travel = await travelBetween(options.travel ?? greatCircleTravel, task, shifts);
+  const days = task.windows.length > 0 ? await shiftDays(ctx, record, query.from, query.to, now) : [];
+  if (days.length === 0) return { items: [] };
+  const travel = await travelBetween(options.travel ?? greatCircleTravel, task, days);
   const slots = searchSlots(
     {
       task,
@@ -211,7 +176,7 @@ export async function findSlots(
       slotSeconds: durationSeconds(query.slot_length ?? slotLimits.defaultSlotLength),
       limit: query.limit ?? slotLimits.defaultItems,
     },
-    shifts,
+    days.map((day) => day.search),
     travel,
   );
   return {

@@ -64,16 +64,28 @@ const difference = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => [...a].filter((v
  * change hands (none when the stops and status that matter stay), and 1 more of the other tours
  * when a guard names one.
  */
+/**
+ * Cases that change tours inside one transaction (a booking moves a case from its tour to the
+ * shift's): the giving tour leaves their guards alone, the taking tour takes them over from it.
+ */
+export interface HandOver {
+  /** Case → the tour that gives it up in the same transaction (for the taking tour). */
+  from?: ReadonlyMap<string, string>;
+  /** Cases another tour takes in the same transaction (for the giving tour). */
+  to?: ReadonlySet<string>;
+}
+
 export async function tourClaims(
   scope: StoreScope,
   before: Tour | undefined,
   after: Tour | undefined,
+  handOver: HandOver = {},
 ): Promise<TourClaims> {
   const tourId = (after ?? before)?.id ?? '';
   const heldBefore = heldCases(before);
   const heldAfter = heldCases(after);
   const taken = difference(heldAfter, heldBefore);
-  const given = difference(heldBefore, heldAfter);
+  const given = difference(heldBefore, heldAfter).filter((id) => !handOver.to?.has(id));
   const shiftBefore = heldShift(before);
   const shiftAfter = heldShift(after);
   const shiftTaken = shiftAfter && shiftAfter !== shiftBefore ? [shiftAfter] : [];
@@ -110,7 +122,11 @@ export async function tourClaims(
   for (const id of taken) {
     const guard = caseGuardOf.get(id);
     const holder = guard ? othersHolding.get(guard.tour_id) : undefined;
-    take(caseGuards, id, guard, heldCases(holder).has(id), { case_id: id, tour_id: guard?.tour_id ?? '' });
+    const handed = guard !== undefined && handOver.from?.get(id) === guard.tour_id;
+    take(caseGuards, id, guard, !handed && heldCases(holder).has(id), {
+      case_id: id,
+      tour_id: guard?.tour_id ?? '',
+    });
   }
   for (const id of shiftTaken) {
     const guard = shiftGuardOf.get(id);

@@ -5,6 +5,7 @@
  * (scheduling:read, scheduling:update).
  */
 import * as z from 'zod';
+import { CaseIdParams, CaseSchema } from '../../domain/cases/case.schema.ts';
 import {
   CreateOptimizationRunSchema,
   OptimizationRunIdParams,
@@ -12,6 +13,7 @@ import {
   OptimizationRunListSchema,
   OptimizationRunSchema,
 } from '../../domain/optimization-runs/optimization-run.schema.ts';
+import { BookAppointmentSchema } from '../../domain/scheduling/booking.schema.ts';
 import { AppointmentSlotListSchema, SlotQuery, slotLimits } from '../../domain/scheduling/slots.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
 import { onePage } from '../crud-routes.ts';
@@ -131,20 +133,41 @@ const apply =
 const slots =
   'The windows in which a case can be booked without breaking anything already planned, best first: for each ' +
   'window of `slot_length` from `from` to `to`, the shift (of a technician offering every skill the case ' +
-  'requires) and the place in its current PLANNED tour where the case adds the least driving, among the places ' +
-  'where the whole day still works: every stop keeps its order, a stop with a `scheduled_start` starts exactly ' +
-  'then and the others within their time windows, breaks stay in their windows, the case starts inside the ' +
-  'window and one of its own time windows, and the technician is back at the shift’s end place by its end. ' +
-  'Each slot is verified by re-inserting the case into the tour and recomputing the day. A shift whose only ' +
-  'tours are IN_PROGRESS or DONE offers nothing (its day is under way); a case on a PLANNED tour is taken off ' +
-  'it for the search (booking moves it); nothing starts before now. Travel: great-circle distance × 1.3 at ' +
-  '40 km/h.\n\n' +
+  'requires) and the place in its current tour (IN_PROGRESS, else PLANNED) where the case adds the least driving, ' +
+  'among the places where the whole day still works: every stop keeps its order, a stop with a `scheduled_start` ' +
+  'starts exactly then and the others within their time windows, breaks fit wherever the optimizer could place ' +
+  'them (inside their windows, between stops), the case starts inside the window and one of its own time windows, ' +
+  'and the technician is back at the shift’s end place by its end. What is under way or past is fixed: the stops ' +
+  'up to the last one started, done or due before now stay, and the case goes after them, from when the last of ' +
+  'them ends; nothing starts before now. A shift whose tours are all DONE offers nothing. A case on a tour is ' +
+  'taken off it for the search (booking moves it). Each slot is verified by re-inserting the case into the tour ' +
+  'and recomputing the day. Travel: the workspace’s, as its optimization runs use (Amazon Location where its ' +
+  'geoservices settings route with it on AWS; else great-circle distance × 1.3 at 40 km/h).\n\n' +
   'Best first: least `added_travel_duration`, then earliest; `score` (0..1, higher is better) is 1 when the ' +
   'case adds no driving and halves with every 10 minutes it adds. Not paginated: at most `limit` slots. ' +
   `The search spans at most ${slotLimits.maxHorizonDays} days (\`to\` after \`from\`, 422 at \`#/query/to\`). ` +
   'A `case_id` that names no case of the workspace is 404; a case without a location, or IN_PROGRESS, DONE or ' +
-  'CANCELLED, is 422 at `#/query/case_id`. Reads only: nothing is booked (book by writing the case and the ' +
-  'tour, or run an optimization).';
+  'CANCELLED, is 422 at `#/query/case_id`. Reads only: book a slot with POST /api/v2/cases/{case_id}/book — ' +
+  'every slot offered can be booked at that moment.';
+
+const booking =
+  'Books a case into a slot, as GET /api/v2/scheduling/slots offered it (`shift_id`, `start`, `end`): the slot ' +
+  'is the arrival window promised to the customer (the technician arrives and starts within it). In one ' +
+  'transaction: the day of the shift is checked again exactly as the slot search reads it (same travel, same ' +
+  'fixed stops, same breaks) and the case is inserted into the shift’s current tour where the search places it ' +
+  '(the least added driving), with `planned_arrival` — a PLANNED tour is created for a shift that has none (date: ' +
+  'the shift’s start day; driver: its user; vehicle: its vehicle) — and taken off another open tour it was a stop ' +
+  'of (a booking moves it; both tours emit tour.updated). The case becomes SCHEDULED with `assignee_id` (the ' +
+  'shift’s user), `time_windows` = `[{start, end}]` (the promise, which every later optimization run keeps), ' +
+  '`scheduled_start` inside it where the day puts it, `scheduled_end` after its duration, and `schedule_lock` ' +
+  '(default NONE); case.updated is emitted.\n\n' +
+  'A slot that is no longer feasible (taken meanwhile, past, outside the case’s own windows, a technician ' +
+  'without the required skills, a day that is over) is 409 resource-conflict with `data.reason` ' +
+  '`slot_unavailable`: read the slots again. Two bookings racing for room for one are one 200 and one 409 (every ' +
+  'record is written on the version read; the loser reads the day again and checks once more). A case that ' +
+  'cannot be booked (no location, or IN_PROGRESS, DONE or CANCELLED) is 409 with `data.reason` ' +
+  '`case_not_bookable` and `data.status`; a case of another workspace is 404; a `shift_id` that names no shift ' +
+  'of the workspace is 422 at `#/shift_id`.';
 
 export const schedulingRoutes = [
   {
@@ -309,5 +332,42 @@ export const schedulingRoutes = [
     query: SlotQuery,
     errors: [404],
     success: { status: 200, description: 'The slots, best first.', schema: AppointmentSlotListSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.book_appointment',
+    method: 'POST',
+    path: '/api/v2/cases/{case_id}/book',
+    summary: 'Book a case into an appointment slot',
+    description: booking,
+    examples: {
+      request: {
+        shift_id: ids.shiftAnna,
+        start: '2026-06-16T10:00:00Z',
+        end: '2026-06-16T12:00:00Z',
+        schedule_lock: 'ASSIGNEE',
+      },
+      response: {
+        id: ids.boiler,
+        title: 'Annual boiler service',
+        status: 'SCHEDULED',
+        priority: 'NORMAL',
+        assignee_id: ids.anna,
+        scheduled_start: '2026-06-16T10:12:00.000Z',
+        scheduled_end: '2026-06-16T11:12:00.000Z',
+        location: { latitude: 52.5638, longitude: 13.4107 },
+        duration: 'PT1H',
+        time_windows: [{ start: '2026-06-16T10:00:00.000Z', end: '2026-06-16T12:00:00.000Z' }],
+        schedule_lock: 'ASSIGNEE',
+        created_at: '2026-06-15T09:02:11.000Z',
+        updated_at: '2026-06-15T16:31:40.000Z',
+        lock_version: 1,
+      },
+    },
+    grants: ['scheduling:update'],
+    params: CaseIdParams,
+    body: BookAppointmentSchema,
+    errors: [404, 409],
+    success: { status: 200, description: 'The booked case.', schema: CaseSchema },
   },
 ] as const satisfies readonly RouteSpec[];
