@@ -33,7 +33,7 @@ export function startApplyPollers(opts: {
 }): QueuePoller {
   const ports = {
     log,
-    ...(process.env.FSM_TEST_HOOKS === 'true' ? { crashAfterWrites: applyCrashHook } : {}),
+    ...(process.env.FSM_TEST_HOOKS === 'true' ? { crashHook: applyCrashHook } : {}),
   };
   const applies = startQueuePoller({
     ...opts,

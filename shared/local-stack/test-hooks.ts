@@ -5,17 +5,23 @@
  *
  * - `TESTHOOK / apply-crash#<run_id>` {after_writes: k}: the run's next apply job stops after k
  *   writes, as a crash would (apply-job.ts SimulatedCrash: nothing cleaned up, its queue message
- *   not settled); the hook is spent, so the job taken up again runs to its end.
+ *   not settled); the hook then records `crashed_at` (spent: the job taken up again runs to its
+ *   end), which tells the test when to act.
  */
-import { deleteRecord, getRecord } from '../data/table.ts';
+import { getRecord, putRecord } from '../data/table.ts';
 
 const hookKey = (name: string) => ({ pk: 'TESTHOOK', sk: name });
 
-export async function applyCrashHook(runId: string): Promise<number | undefined> {
+export async function applyCrashHook(
+  runId: string,
+): Promise<{ afterWrites: number; crashed(): Promise<void> } | undefined> {
   const key = hookKey(`apply-crash#${runId}`);
   const hook = await getRecord(key, { consistent: true });
-  const after = Number(hook?.after_writes);
-  if (!hook || !Number.isInteger(after)) return undefined;
-  await deleteRecord(key);
-  return after;
+  const afterWrites = Number(hook?.after_writes);
+  if (!hook || hook.crashed_at || !Number.isInteger(afterWrites)) return undefined;
+  return {
+    afterWrites,
+    // Spent: the job taken up again runs to its end; the test sees when the crash happened.
+    crashed: () => putRecord(key, 'test_hook', { ...hook, crashed_at: new Date().toISOString() }),
+  };
 }

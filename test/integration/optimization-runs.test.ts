@@ -139,6 +139,15 @@ async function settled(id: string, statuses = ['SUCCEEDED', 'FAILED', 'CANCELLED
 
 const horizon = (day: number) => ({ from: at(day, 0), to: at(day, 24) });
 
+/** The run once its apply ended (APPLIED, CONFLICT or FAILED). */
+async function applicationEnded(id: string, timeoutMs = 25_000) {
+  return eventually(async () => {
+    const response = await call('GET', `${runs}/${id}`, { token: dispatcher });
+    expect(['APPLIED', 'CONFLICT', 'FAILED']).toContain(response.body.application?.status);
+    return response.body as Record<string, any>;
+  }, timeoutMs);
+}
+
 describe('Optimization runs: create', () => {
   it.each([
     {
@@ -299,9 +308,17 @@ describe('Optimization runs: a run from POST to SUCCEEDED, then applied', () => 
     expect(svg).toContain('Boiler service');
     expect(svg).toContain('Greta Gas');
 
-    const applied = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
-    expect(applied.status, applied.text).toBe(200);
-    expect(applied.body).toMatchObject({ id: run.id, applied_at: expect.any(String), result: run.result });
+    const requested = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+    expect(requested.status, requested.text).toBe(202);
+    expect(requested.headers.get('location')).toBe(`${baseUrl()}${runs}/${run.id}`);
+    expect(requested.body).toMatchObject({
+      id: run.id,
+      result: run.result,
+      application: { status: 'APPLYING', attempt: 1, requested_at: expect.any(String) },
+    });
+    const applied = { body: await applicationEnded(run.id) };
+    expect(applied.body.application).toMatchObject({ status: 'APPLIED', finished_at: expect.any(String) });
+    expect(applied.body.applied_at).toBe(applied.body.application.finished_at);
     for (const route of run.result.routes) {
       const tours = await call('GET', `/api/v2/tours?shift_id=${route.shift_id}`, { token: dispatcher });
       expect(tours.body.items).toHaveLength(1);
@@ -328,8 +345,11 @@ describe('Optimization runs: a run from POST to SUCCEEDED, then applied', () => 
       type: problemType('resource-conflict'),
       data: { reason: 'run_applied' },
     });
-    const appliedHook = await receiver.waitFor(3, (r) => r.json.data.object.id === run.id);
-    expect(appliedHook.map((r) => r.json.type)).toContain('optimization_run.applied');
+    const appliedHook = await receiver.waitFor(4, (r) => r.json.data.object.id === run.id);
+    expect(appliedHook.map((r) => r.json.type).slice(2).sort()).toEqual([
+      'optimization_run.applied',
+      'optimization_run.apply_requested',
+    ]);
     const listed = await call('GET', `${runs}?status=SUCCEEDED&size=100`, { token: dispatcher });
     const item = listed.body.items.find((r: { id: string }) => r.id === run.id);
     expect(item).toMatchObject({ summary: run.summary, applied_at: applied.body.applied_at });
@@ -341,7 +361,7 @@ describe('Optimization runs: a run from POST to SUCCEEDED, then applied', () => 
 });
 
 describe('Optimization runs: apply conflicts', () => {
-  it('answers 409 naming a case edited after the run read it, and writes nothing', async () => {
+  it('ends in CONFLICT naming a case edited after the run read it, and writes nothing', async () => {
     const day = freshDay();
     const shift = await createShift(people.electrician, day);
     const [first, second] = [await createCase(day), await createCase(day)];
@@ -364,11 +384,13 @@ describe('Optimization runs: apply conflicts', () => {
     expect(edited.status).toBe(200);
 
     const response = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+    const ended = await applicationEnded(run.id);
 
-    expect(response.status, response.text).toBe(409);
-    expect(response.body).toMatchObject({
-      type: problemType('resource-conflict'),
-      data: { reason: 'records_changed', conflicts: [{ type: 'case', id: second.id }] },
+    expect(response.status, response.text).toBe(202);
+    expect(ended.application).toMatchObject({
+      status: 'CONFLICT',
+      conflicts: [{ type: 'case', id: second.id }],
+      finished_at: expect.any(String),
     });
     const untouched = await call('GET', `/api/v2/cases/${first.id}`, { token: dispatcher });
     expect(untouched.body).toMatchObject({ status: 'NEW', lock_version: 0 });
@@ -379,7 +401,7 @@ describe('Optimization runs: apply conflicts', () => {
     expect(read.body.applied_at).toBeUndefined();
   }, 40_000);
 
-  it('undoes what it wrote when a write is refused mid-way (a late conflict), and writes nothing in the end', async () => {
+  it('ends in CONFLICT naming the shift whose vehicle went out of service since, and writes nothing', async () => {
     const day = freshDay();
     const van = await call('POST', '/api/v2/vehicles', {
       token: dispatcher,
@@ -401,8 +423,8 @@ describe('Optimization runs: apply conflicts', () => {
       ).id,
     );
     expect(run.result.routes).toHaveLength(2);
-    // Not a record the run read: every version still matches, so the apply starts writing, and
-    // the tour of the van's shift is refused (the van is out of service) after the other was made.
+    // Not a record the run read (every version still matches), but the van's shift's tour cannot be
+    // written as the plan says: a tour write refuses a vehicle out of service.
     const retired = await call('PATCH', `/api/v2/vehicles/${van.body.id}`, {
       token: dispatcher,
       body: { is_active: false },
@@ -410,12 +432,10 @@ describe('Optimization runs: apply conflicts', () => {
     expect(retired.status, retired.text).toBe(200);
 
     const response = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+    const ended = await applicationEnded(run.id);
 
-    expect(response.status, response.text).toBe(409);
-    expect(response.body.data).toEqual({
-      reason: 'records_changed',
-      conflicts: [{ type: 'shift', id: driven.id }],
-    });
+    expect(response.status, response.text).toBe(202);
+    expect(ended.application).toMatchObject({ status: 'CONFLICT', conflicts: [{ type: 'shift', id: driven.id }] });
     for (const shift of [free, driven]) {
       const tours = await call('GET', `/api/v2/tours?shift_id=${shift.id}`, { token: dispatcher });
       expect(tours.body.items).toEqual([]);

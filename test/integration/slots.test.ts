@@ -372,16 +372,29 @@ describe('Appointment slots: what is offered', () => {
     expect(Date.parse(stop?.start ?? '')).toBeLessThanOrEqual(Date.parse(best.end));
   }, 40_000);
 
-  it('offers nothing on a shift of another workspace, nor on a day under way', async () => {
-    // Arrange: Greta's tour is already on the road; Beta has a free shift that day
+  it('offers nothing on a shift of another workspace, nor on a day that is over, nor before the current stop of a day under way ends', async () => {
+    // Arrange: Greta's tour is on the road, its current stop (IN_PROGRESS) until 12:00; Gina's
+    // day is done; Beta has a free shift that day
     const day = freshDay();
-    const greta = await createShift(people.greta, day);
-    const tour = await createTour(greta, []);
-    const started = await call('PATCH', `/api/v2/tours/${tour.id}`, {
+    const [greta, gina] = [await createShift(people.greta, day), await createShift(people.gina, day)];
+    const current = await booked(people.greta, near(0.005, 0.005), at(day, 8.5), 210);
+    const onTheRoad = await createTour(greta, [current.id]);
+    const doneTour = await createTour(gina, []);
+    for (const [tour, status] of [
+      [onTheRoad, 'IN_PROGRESS'],
+      [doneTour, 'DONE'],
+    ] as const) {
+      const moved = await call('PATCH', `/api/v2/tours/${tour.id}`, {
+        token: dispatcher,
+        body: { status, lock_version: tour.lock_version },
+      });
+      expect(moved.status, moved.text).toBe(200);
+    }
+    const working = await call('PATCH', `/api/v2/cases/${current.id}`, {
       token: dispatcher,
-      body: { status: 'IN_PROGRESS', lock_version: tour.lock_version },
+      body: { status: 'IN_PROGRESS' },
     });
-    expect(started.status, started.text).toBe(200);
+    expect(working.status, working.text).toBe(200);
     const betaUser = await createUser(beta);
     const betaShift = await call('POST', '/api/v2/shifts', {
       token: beta,
@@ -393,9 +406,12 @@ describe('Appointment slots: what is offered', () => {
     // Act
     const response = await slots(dispatcher, `case_id=${work.id}&from=${at(day, 8)}&to=${at(day, 16)}`);
 
-    // Assess
+    // Assess: only Greta's shift offers, and only from the end of her current stop on
     expect(response.status, response.text).toBe(200);
-    expect(response.body.items).toEqual([]);
+    const offered = response.body.items as Array<{ shift_id: string; start: string }>;
+    expect(offered.length).toBeGreaterThan(0);
+    expect(new Set(offered.map((slot) => slot.shift_id))).toEqual(new Set([greta.id]));
+    expect(offered.map((slot) => slot.start).sort()).toEqual([at(day, 12), at(day, 14)]);
   });
 
   it('answers at most `limit` slots, two-hour windows by default', async () => {

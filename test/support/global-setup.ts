@@ -66,6 +66,10 @@ export default async function setup(project: TestProject) {
     FSM_UPLOAD_FORM_SECONDS: '8',
     // A repeated comment gets the first one back for 4 s (not 60): the tests can outlive the window.
     FSM_COMMENT_DEDUP_SECONDS: '4',
+    // Tests may stop an apply after k writes, as a crash would (shared/local-stack/test-hooks.ts);
+    // a crashed apply's message comes back after 3 s (not 30), and the service takes it up again.
+    FSM_TEST_HOOKS: 'true',
+    FSM_APPLY_VISIBILITY_SECONDS: '3',
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);

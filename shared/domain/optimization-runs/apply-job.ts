@@ -18,10 +18,12 @@
  * forward. The run shows APPLIED only once every write is made.
  */
 import type { Actor } from '../../auth/actor.ts';
+import { getPrincipal } from '../../data/directory.store.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { plannedTourOfShift } from '../tours/tour-claims.ts';
+import { findVehicle } from '../vehicles/vehicle.service.ts';
 import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import { journalOf } from './apply-journal.ts';
 import { applyPlanOf, type CasePlan, type TourPlan, type TourState } from './apply-plan.ts';
@@ -44,8 +46,11 @@ export interface ApplyMessage {
 
 export interface ApplyJobPorts {
   log(message: string, details?: Record<string, unknown>): void;
-  /** Tests only: the job stops, as a crash would, after this many writes. */
-  crashAfterWrites?(runId: string): Promise<number | undefined>;
+  /**
+   * Tests only: the job stops, as a crash would, after `afterWrites` writes, and says so
+   * (`crashed`) before it throws.
+   */
+  crashHook?(runId: string): Promise<{ afterWrites: number; crashed(): Promise<void> } | undefined>;
 }
 
 /** What a test hook throws to stop a job mid-way, as a crash would (nothing is cleaned up). */
@@ -146,7 +151,7 @@ async function prepare(workspaceId: string, run: RunRecord, ports: ApplyJobPorts
     shiftStore.of(workspaceId).getManyConsistent(Object.keys(plan.basis.shifts)),
   ]);
   const steps = applyPlanOf(plan);
-  const crashAt = await ports.crashAfterWrites?.(run.id);
+  const crash = await ports.crashHook?.(run.id);
   let writes = 0;
   const total =
     steps.cases.length +
@@ -163,8 +168,10 @@ async function prepare(workspaceId: string, run: RunRecord, ports: ApplyJobPorts
       entries,
       async written() {
         writes++;
-        if (crashAt !== undefined && writes >= crashAt)
+        if (crash && writes >= crash.afterWrites) {
+          await crash.crashed();
           throw new SimulatedCrash(`stopped after ${writes} writes`);
+        }
         if (writes % progressEvery === 0) await reportProgress(job, Math.min(writes, total), total);
       },
     },
@@ -206,6 +213,7 @@ async function checkAll(job: Job): Promise<void> {
   shiftIds.forEach((id, index) => {
     if (shifts[index]?.lock_version !== plan.basis.shifts[id]?.v) refs.push({ type: 'shift', id });
   });
+  refs.push(...(await unusableRoutes(job)));
   // A shift that got a PLANNED tour since the run read it (one the apply did not create).
   for (const tour of steps.tours.filter((entry) => !entry.id && entry.shiftId)) {
     const holder = await plannedTourOfShift(workspaceId, tour.shiftId as string);
@@ -213,6 +221,27 @@ async function checkAll(job: Job): Promise<void> {
     if (holder && holder !== ours) refs.push({ type: 'tour', id: holder });
   }
   if (refs.length > 0) throw new ApplyConflict(refs);
+}
+
+/**
+ * Shifts whose route names a vehicle out of service (or gone) or a technician deactivated since the
+ * run read them: a tour of the plan could not be written as a tour write checks it (tour-references.ts).
+ */
+async function unusableRoutes(job: Job): Promise<Ref[]> {
+  const routes = job.plan.routes;
+  const [vehicles, people] = await Promise.all([
+    Promise.all(
+      routes.map((route) => (route.vehicle_id ? findVehicle(job.workspaceId, route.vehicle_id) : undefined)),
+    ),
+    Promise.all(routes.map((route) => getPrincipal(job.workspaceId, route.user_id))),
+  ]);
+  return routes.flatMap((route, index) => {
+    const vehicle = vehicles[index];
+    const person = people[index];
+    const vehicleGone = route.vehicle_id !== undefined && !vehicle?.active;
+    const personGone = person?.kind !== 'user' || person.status === 'INACTIVE';
+    return vehicleGone || personGone ? [{ type: 'shift' as const, id: route.shift_id }] : [];
+  });
 }
 
 const casesOf = (job: Job, phase: CasePlan['phase']) =>
