@@ -346,10 +346,12 @@ describe('Optimization runs: a run from POST to SUCCEEDED, then applied', () => 
       data: { reason: 'run_applied' },
     });
     const appliedHook = await receiver.waitFor(4, (r) => r.json.data.object.id === run.id);
-    expect(appliedHook.map((r) => r.json.type).slice(2).sort()).toEqual([
-      'optimization_run.applied',
-      'optimization_run.apply_requested',
-    ]);
+    expect(
+      appliedHook
+        .map((r) => r.json.type)
+        .slice(2)
+        .sort(),
+    ).toEqual(['optimization_run.applied', 'optimization_run.apply_requested']);
     const listed = await call('GET', `${runs}?status=SUCCEEDED&size=100`, { token: dispatcher });
     const item = listed.body.items.find((r: { id: string }) => r.id === run.id);
     expect(item).toMatchObject({ summary: run.summary, applied_at: applied.body.applied_at });
@@ -435,7 +437,10 @@ describe('Optimization runs: apply conflicts', () => {
     const ended = await applicationEnded(run.id);
 
     expect(response.status, response.text).toBe(202);
-    expect(ended.application).toMatchObject({ status: 'CONFLICT', conflicts: [{ type: 'shift', id: driven.id }] });
+    expect(ended.application).toMatchObject({
+      status: 'CONFLICT',
+      conflicts: [{ type: 'shift', id: driven.id }],
+    });
     for (const shift of [free, driven]) {
       const tours = await call('GET', `/api/v2/tours?shift_id=${shift.id}`, { token: dispatcher });
       expect(tours.body.items).toEqual([]);
