@@ -32,6 +32,7 @@ import {
   groupExtraTableActions,
   groupTableAccess,
   mailSendingGroups,
+  routeMatrixGroups,
   smsSendingGroups,
   tableActions,
   uploadGroups,
@@ -122,7 +123,7 @@ export class Api extends Construct {
       if ((smsSendingGroups as readonly string[]).includes(group)) this.allowSms(fn);
       if (group === 'billing') configureBillingProvider(fn, settings);
       // Slots and bookings see the day with the workspace's travel, as runs do (Amazon Location).
-      if (group === 'scheduling') allowRouteMatrices(fn);
+      if ((routeMatrixGroups as readonly string[]).includes(group)) allowRouteMatrices(fn);
       if (props.uploadBucket && (uploadGroups as readonly string[]).includes(group)) {
         allowUploads(fn, props.uploadBucket);
       }

@@ -140,6 +140,13 @@ export const uploadGroups = ['tenant', 'comments'] as const satisfies readonly O
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];
 
 /**
+ * Groups that read Amazon Location route matrices (appointment slots and bookings see the day with
+ * the workspace's travel, as its runs do): geo-routes:CalculateRouteMatrix and
+ * FSM_TRAVEL_PROVIDERS, nobody else.
+ */
+export const routeMatrixGroups = ['scheduling'] as const satisfies readonly OperationGroup[];
+
+/**
  * The solver function (lib/solver.ts): reads what a run plans (cases, shifts, tours, users,
  * settings: GetItem, BatchGetItem, Query of the list indexes) and moves the run with its plan
  * and events (TransactWriteItems: PutItem, UpdateItem for list counters); a plan's parts are put,

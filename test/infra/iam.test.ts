@@ -14,6 +14,7 @@ import {
   groupTableAccess,
   liveStreamProcessorTableActions,
   mailSendingGroups,
+  routeMatrixGroups,
   smsSendingGroups,
   streamProcessorTableActions,
   streamReadActions,
@@ -99,8 +100,12 @@ describe('IAM: operation groups', () => {
       const extra = groupExtraTableActions[group] ?? [];
       // Upload forms, checks and read URLs of the private upload bucket (lib/upload-checks.ts).
       const uploads = (uploadGroups as readonly string[]).includes(group) ? uploadObjectActions : [];
+      // Travel from Amazon Location for slots and bookings (lib/api.ts allowRouteMatrices).
+      const routes = (routeMatrixGroups as readonly string[]).includes(group)
+        ? ['geo-routes:CalculateRouteMatrix']
+        : [];
       expect(nonLogActions(statements)).toEqual(
-        [...tableActions[access], ...extra, ...mail, ...sms, ...uploads].sort(),
+        [...tableActions[access], ...extra, ...mail, ...sms, ...uploads, ...routes].sort(),
       );
     },
   );

@@ -215,7 +215,7 @@ describe('Cases: planning fields', () => {
 });
 
 describe('Function: planningCandidates', () => {
-  it('reads the open cases with a location whose windows meet the horizon, leaving out those of tours in progress or done', async () => {
+  it('reads NEW cases, and SCHEDULED ones starting in the horizon, with a location and windows meeting it, leaving out those of tours in progress or done', async () => {
     // Prepare: a day of a far-off year no other test plans.
     const day = Date.UTC(2400 + Math.floor(Math.random() * 500), 5, 10);
     const at = (hours: number) => new Date(day + hours * 3_600_000).toISOString();
@@ -223,7 +223,22 @@ describe('Function: planningCandidates', () => {
     const located = { location: berlin };
     const cases = {
       anyTime: await createCase(located),
-      inWindow: await createCase({ ...located, status: 'SCHEDULED', time_windows: [window(at(30), at(34))] }),
+      inWindow: await createCase({ ...located, time_windows: [window(at(30), at(34))] }),
+      scheduledIn: await createCase({
+        ...located,
+        status: 'SCHEDULED',
+        time_windows: [window(at(30), at(34))],
+        scheduled_start: at(31),
+        scheduled_end: at(32),
+      }),
+      // Its windows meet the horizon, but it is scheduled on another day: it stays there.
+      scheduledElsewhere: await createCase({
+        ...located,
+        status: 'SCHEDULED',
+        time_windows: [window(at(30), at(80))],
+        scheduled_start: at(60),
+        scheduled_end: at(61),
+      }),
       endsAtFrom: await createCase({ ...located, time_windows: [window(at(-5), at(0))] }),
       outside: await createCase({ ...located, time_windows: [window(at(-30), at(-20))] }),
       startsAtTo: await createCase({ ...located, time_windows: [window(at(48), at(50))] }),
@@ -254,7 +269,7 @@ describe('Function: planningCandidates', () => {
     // Assess
     const ours = new Map(Object.entries(cases).map(([name, work]) => [work.id, name]));
     const names = found.flatMap((work) => (ours.has(work.id) ? [ours.get(work.id)] : []));
-    expect(names.sort()).toEqual(['anyTime', 'endsAtFrom', 'inWindow', 'planned']);
+    expect(names.sort()).toEqual(['anyTime', 'endsAtFrom', 'inWindow', 'planned', 'scheduledIn']);
     // As the API answers it (the store's records carry an index mark besides their fields).
     const anyTime = found.find((work) => work.id === cases.anyTime.id);
     expect(JSON.parse(JSON.stringify(anyTime))).toEqual(cases.anyTime);

@@ -91,6 +91,7 @@ describe('Cases: create', () => {
       address: { street: 'Florastraße 12', postal_code: '13187', city: 'Berlin', country: 'DE' },
       location: { latitude: 52.5638, longitude: 13.4107 },
       duration: 'PT1H',
+      schedule_lock: 'NONE',
       lock_version: 0,
       created_at: expect.stringMatching(/Z$/),
       updated_at: response.body.created_at,
@@ -106,8 +107,18 @@ describe('Cases: create', () => {
     const created = await createCase({ address: {} });
 
     expect(Object.keys(created).sort()).toEqual(
-      // duration is always answered (PT1H unless set).
-      ['created_at', 'duration', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
+      // duration and schedule_lock are always answered (PT1H and NONE unless set).
+      [
+        'created_at',
+        'duration',
+        'id',
+        'lock_version',
+        'priority',
+        'schedule_lock',
+        'status',
+        'title',
+        'updated_at',
+      ].sort(),
     );
   });
 
@@ -331,8 +342,18 @@ describe('Cases: update (JSON Merge Patch)', () => {
 
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(
-      // duration is always answered (PT1H unless set).
-      ['created_at', 'duration', 'id', 'lock_version', 'priority', 'status', 'title', 'updated_at'].sort(),
+      // duration and schedule_lock are always answered (PT1H and NONE unless set).
+      [
+        'created_at',
+        'duration',
+        'id',
+        'lock_version',
+        'priority',
+        'schedule_lock',
+        'status',
+        'title',
+        'updated_at',
+      ].sort(),
     );
   });
 
@@ -500,6 +521,54 @@ describe('Cases: update (JSON Merge Patch)', () => {
     });
 
     expect(response.status).toBe(404);
+  });
+});
+
+describe('Cases: schedule locks', () => {
+  it('locks what a case has, refuses a lock without it (422 at #/schedule_lock) and a write taking it away (422 at the field)', async () => {
+    const open = await createCase();
+    const assigned = await createCase({ assignee_id: tina, ...window });
+
+    const noAssignee = await call('PATCH', `/api/v2/cases/${open.id}`, {
+      token: dispatcher,
+      body: { schedule_lock: 'ASSIGNEE' },
+    });
+    const noStart = await call('POST', '/api/v2/cases', {
+      token: dispatcher,
+      body: newCase({ assignee_id: tina, schedule_lock: 'ASSIGNEE_AND_TIME' }),
+    });
+    const locked = await call('PATCH', `/api/v2/cases/${assigned.id}`, {
+      token: dispatcher,
+      body: { schedule_lock: 'ASSIGNEE_AND_TIME' },
+    });
+    const unassigned = await call('PATCH', `/api/v2/cases/${assigned.id}`, {
+      token: dispatcher,
+      body: { assignee_id: null, scheduled_start: null, scheduled_end: null },
+    });
+    const cleared = await call('PATCH', `/api/v2/cases/${assigned.id}`, {
+      token: dispatcher,
+      body: { schedule_lock: null },
+    });
+    const unlocked = await call('PATCH', `/api/v2/cases/${assigned.id}`, {
+      token: dispatcher,
+      body: { schedule_lock: 'NONE', assignee_id: null },
+    });
+
+    expect(noAssignee.status, noAssignee.text).toBe(422);
+    expect(noAssignee.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/schedule_lock']);
+    expect(noStart.status, noStart.text).toBe(422);
+    expect(noStart.body.errors.map((e: { pointer: string }) => e.pointer)).toEqual(['#/schedule_lock']);
+    expect(locked.status, locked.text).toBe(200);
+    expect(locked.body.schedule_lock).toBe('ASSIGNEE_AND_TIME');
+    expect(unassigned.status, unassigned.text).toBe(422);
+    expect(unassigned.body.errors.map((e: { pointer: string }) => e.pointer).sort()).toEqual([
+      '#/assignee_id',
+      '#/scheduled_start',
+    ]);
+    expect(cleared.status).toBe(422);
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect(unlocked.body).toMatchObject({ schedule_lock: 'NONE' });
+    expect(unlocked.body.assignee_id).toBeUndefined();
   });
 });
 

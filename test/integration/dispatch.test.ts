@@ -495,7 +495,7 @@ describe('Dispatch: booking an appointment', () => {
   it('books a slot as offered: the case SCHEDULED on the shift’s tour with the promise as its window, kept by a later run', async () => {
     const day = freshDay();
     const shift = await createShift(people.ben, day);
-    const work = await createCase(day, { time_windows: undefined });
+    const work = await createCase(day, { time_windows: [{ start: at(day, 8), end: at(day, 16) }] });
     const [best] = await slotsOf(work.id, day);
     expect(best).toBeDefined();
 
@@ -529,9 +529,10 @@ describe('Dispatch: booking an appointment', () => {
     const day = freshDay();
     // Two hours, and two jobs of 90 minutes each: room for one.
     const shift = await createShift(people.anna, day, { end: at(day, 10) });
+    const morning = [{ start: at(day, 8), end: at(day, 10) }];
     const [one, two] = [
-      await createCase(day, { duration: 'PT90M', location: near(0.001, 0.001), time_windows: undefined }),
-      await createCase(day, { duration: 'PT90M', location: near(0.001, 0.001), time_windows: undefined }),
+      await createCase(day, { duration: 'PT90M', location: near(0.001, 0.001), time_windows: morning }),
+      await createCase(day, { duration: 'PT90M', location: near(0.001, 0.001), time_windows: morning }),
     ];
     const [slot] = await slotsOf(one.id, day);
     expect(slot).toMatchObject({ shift_id: shift.id, start: at(day, 8) });
@@ -565,7 +566,7 @@ describe('Dispatch: booking an appointment', () => {
       await createShift(people.anna, day, { end: at(day, 12) }),
       await createShift(people.ben, day),
     ];
-    const work = await createCase(day, { time_windows: undefined });
+    const work = await createCase(day, { time_windows: [{ start: at(day, 8), end: at(day, 16) }] });
     const first = (await slotsOf(work.id, day)).find((slot) => slot.shift_id === annas.id) as Json;
     await ok(
       'POST',

@@ -1,7 +1,7 @@
 /**
  * Booking an appointment (POST /api/v2/cases/{case_id}/book, API-DECISIONS.md "Dispatch you can
  * trust"): a slot as GET /api/v2/scheduling/slots offered it, and the lock the case gets. Published
- * schema name: BookAppointment.
+ * schema name: CreateAppointmentBooking.
  */
 import * as z from 'zod';
 import { dateTime } from '../../schema/fields.ts';
@@ -45,6 +45,6 @@ export const BookAppointmentSchema = z
       });
     }
   })
-  .meta({ id: 'BookAppointment' });
+  .meta({ id: 'CreateAppointmentBooking' });
 
 export type BookAppointment = z.output<typeof BookAppointmentSchema>;

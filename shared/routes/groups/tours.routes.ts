@@ -62,12 +62,21 @@ export const tourRoutes = crudRoutes({
     create: CreateTourSchema,
     update: UpdateTourSchema,
   },
+  // A case on another open tour, or a shift's second PLANNED tour (tour-claims.ts).
+  createErrors: [409],
   docs: {
     about:
       'A tour is the run of one vehicle and its driver through an ordered list of stops on one day. Each ' +
       'stop is a case of the workspace (`case_id`) with an optional planned arrival. Callers whose roles ' +
       'are only technician and/or driver see just the tours they drive (`driver_id` is their user id); ' +
-      'any other tour is 404 for them, like a tour of another workspace.',
+      'any other tour is 404 for them, like a tour of another workspace.\n\n' +
+      'Two rules hold under any race: a case is a stop of one open tour (PLANNED or IN_PROGRESS) at most, and a ' +
+      'shift has one PLANNED tour at most. A create or update that would break either is 409 ' +
+      'resource-conflict naming the other tour: `data.reason` `case_on_open_tour` (with `data.conflicts` ' +
+      '`[{case_id, tour_id}]` and an `errors[]` entry at each stop, `#/stops/<index>/case_id`) or ' +
+      '`shift_has_planned_tour` (`data.conflicts` `[{shift_id, tour_id}]`, `errors[]` at `#/shift_id`); ' +
+      '`data.tour_id` names the (first) other tour. A DONE or CANCELLED tour holds no case. At most 80 stops ' +
+      'can join or leave a tour in one write (422 at `#/stops` beyond: send the rest in a second write).',
     list:
       'Default order: `date` ascending, tours of one day in creation order. Filters combine with AND: ' +
       '`date_from`/`date_to` (inclusive days), `vehicle_id`, `driver_id`, `shift_id`, `status`. A technician or ' +
