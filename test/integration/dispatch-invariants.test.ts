@@ -150,6 +150,9 @@ class Day {
   cases: string[] = [];
   pending: string[] = [];
   kept = new Map<string, Kept>();
+  /** The steps taken so far (a failure's message lists them). */
+  done: string[] = [];
+  runs: string[] = [];
   /** Runs that left a locked case out (LOCK_NOT_KEPT): their stops stay put, feasible or not. */
   keptInPlace = new Set<string>();
   readonly day: number;
@@ -184,6 +187,7 @@ async function lock(d: Day): Promise<void> {
   const lockValue = d.pick(['NONE', 'ASSIGNEE', 'TIME', 'ASSIGNEE_AND_TIME'] as const) ?? 'NONE';
   try {
     const record = await updateCase(ctx, id, { schedule_lock: lockValue });
+    d.done.push(`lock ${id.slice(-6)} ${lockValue}`);
     remember(d, record);
   } catch {
     // A lock needs what it keeps (an assignee, a start): refused with 422, nothing changed.
@@ -206,10 +210,10 @@ async function edit(d: Day, id = d.pick(d.cases) as string): Promise<void> {
 }
 
 /** Books a random case into one of its first offered slots: offered now, so bookable now. */
-async function book(d: Day, racing = false): Promise<void> {
+async function book(d: Day, racing = false): Promise<string | undefined> {
   const id = d.pick(d.cases) as string;
   const record = await caseStore.of(ctx).get(id);
-  if (!record || ['IN_PROGRESS', 'DONE', 'CANCELLED'].includes(record.status)) return;
+  if (!record || ['IN_PROGRESS', 'DONE', 'CANCELLED'].includes(record.status)) return undefined;
   const { items } = await findSlots(ctx, {
     case_id: id,
     from: hours(d.day, 8),
@@ -217,7 +221,7 @@ async function book(d: Day, racing = false): Promise<void> {
     limit: 3,
   } as never);
   const slot = d.pick(items);
-  if (!slot) return;
+  if (!slot) return undefined;
   const lockValue = d.random() < 0.3 ? 'ASSIGNEE' : 'NONE';
   try {
     const booked = await bookCase(ctx, id, {
@@ -226,11 +230,21 @@ async function book(d: Day, racing = false): Promise<void> {
       end: slot.end,
       schedule_lock: lockValue,
     });
-    remember(d, booked);
+    if (!racing) remember(d, booked);
+    return id;
   } catch (error) {
     // Only a booking that raced another may find its slot gone.
     if (!racing) throw error;
     expect((error as { init?: { data?: { reason?: string } } }).init?.data?.reason).toBe('slot_unavailable');
+    return undefined;
+  }
+}
+
+/** After bookings that raced (of one case, maybe), what their locks keep is what the last one wrote. */
+async function rememberBooked(d: Day, ids: ReadonlyArray<string | undefined>): Promise<void> {
+  for (const id of new Set(ids.filter((booked): booked is string => booked !== undefined))) {
+    const record = await caseStore.of(ctx).getConsistent(id);
+    if (record) remember(d, record);
   }
 }
 
@@ -255,6 +269,7 @@ async function plan(d: Day): Promise<void> {
       log: () => {},
     },
   );
+  d.runs.push(run.id);
   if ((await getRun(ctx, run.id)).status === 'SUCCEEDED') d.pending.push(run.id);
 }
 
@@ -285,6 +300,7 @@ async function snapshot(): Promise<Snapshot> {
 async function apply(
   d: Day,
   runId = d.pending.splice(Math.floor(d.random() * d.pending.length), 1)[0],
+  racing = false,
 ): Promise<void> {
   if (!runId) return;
   const before = await snapshot();
@@ -315,19 +331,30 @@ async function apply(
     }
     await processApplyMessage(message, { messageId }, { log: () => {} });
   }
-  await expectAllOrNothing(d, runId, before, changed);
+  await expectAllOrNothing(d, runId, before, changed, racing);
 }
 
+/**
+ * APPLIED: every planned case is where the plan put it. CONFLICT: every record as before, apart
+ * from the one changed meanwhile.
+ */
 async function expectAllOrNothing(
   d: Day,
   runId: string,
   before: Snapshot,
   changed: string | undefined,
+  racing: boolean,
 ): Promise<void> {
   const run = await getRun(ctx, runId);
   const status = run.application?.status;
+  d.done.push(
+    `${runId.slice(-6)}:${status}${racing ? ' racing' : ''}${changed ? ' changed' : ''}${run.application?.not_restored ? ` not_restored ${JSON.stringify(run.application.not_restored)}` : ''}`,
+  );
   expect(['APPLIED', 'CONFLICT']).toContain(status);
   if (run.result?.unassigned.some((entry) => entry.reason === 'LOCK_NOT_KEPT')) d.keptInPlace.add(runId);
+  // Beside another apply or a booking, which may write the same records (even the same plan):
+  // the invariants after the race are what holds it to account.
+  if (status === 'CONFLICT' && racing) return;
   if (status === 'CONFLICT') {
     const after = await snapshot();
     for (const [id, state] of before.cases)
@@ -341,7 +368,9 @@ async function expectAllOrNothing(
     route.stops.forEach((stop, index) => {
       const record = cases[index];
       expect(record?.status).toBe('SCHEDULED');
-      expect(record?.assignee_id).toBe(route.user_id);
+      expect(record?.assignee_id, `case ${stop.case_id} as planned ${JSON.stringify(d.done)}`).toBe(
+        route.user_id,
+      );
       expect(record?.scheduled_start).toBe(stop.start);
     });
   }
@@ -351,11 +380,12 @@ async function race(d: Day): Promise<void> {
   const kind = d.pick(['applies', 'apply-book', 'books'] as const);
   if (kind === 'applies' && d.pending.length >= 2) {
     const [a, b] = d.pending.splice(0, 2);
-    await Promise.all([apply(d, a), apply(d, b)]);
+    await Promise.all([apply(d, a, true), apply(d, b, true)]);
   } else if (kind === 'apply-book' && d.pending.length >= 1) {
-    await Promise.all([apply(d), book(d, true)]);
+    const [, booked] = await Promise.all([apply(d, d.pending.shift(), true), book(d, true)]);
+    await rememberBooked(d, [booked]);
   } else {
-    await Promise.all([book(d, true), book(d, true)]);
+    await rememberBooked(d, await Promise.all([book(d, true), book(d, true)]));
   }
 }
 
@@ -381,8 +411,11 @@ async function expectInvariants(d: Day): Promise<void> {
     // 3. no SCHEDULED case off an open tour; its assignee is the tour's technician
     if (record.status === 'SCHEDULED') {
       const tour = tourOf.get(record.id);
-      expect(tour, `SCHEDULED case ${record.id} off every open tour`).toBeDefined();
-      expect(record.assignee_id).toBe(shiftById.get(tour?.shift_id ?? '')?.user_id ?? tour?.driver_id);
+      expect(tour, `SCHEDULED case ${record.id} off every open tour ${JSON.stringify(d.done)}`).toBeDefined();
+      expect(
+        record.assignee_id,
+        `assignee of ${record.id} on tour ${tour?.id} ${JSON.stringify(d.done)}`,
+      ).toBe(shiftById.get(tour?.shift_id ?? '')?.user_id ?? tour?.driver_id);
     }
     // 4. every lock kept
     const kept = d.kept.get(record.id);
@@ -415,8 +448,43 @@ async function expectInvariants(d: Day): Promise<void> {
       })),
       travel,
     });
-    expect(verdict.feasible, `tour ${tour.id} not feasible as written: ${verdict.reason}`).toBe(true);
+    const written = stops.map((record) => [
+      record.id.slice(-6),
+      record.scheduled_start,
+      record.duration,
+      record.schedule_lock,
+    ]);
+    expect(
+      verdict.feasible,
+      `tour ${tour.id} not feasible as written: ${verdict.reason} ${JSON.stringify({ written, steps: d.done, shift })}`,
+    ).toBe(true);
   }
+}
+
+/** Debugging a failure: the day's records and journals as JSON (FSM_PROPERTY_DUMP=<file>). */
+async function dump(d: Day, file: string): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  const { queryPartition } = await import('../../shared/data/table.ts');
+  const [tours, cases] = await Promise.all([tourStore.of(ctx).list(), caseStore.of(ctx).list()]);
+  const runs = await Promise.all(d.runs.map((id) => getRun(ctx, id)));
+  const journals = await Promise.all(
+    d.runs.map((id) => queryPartition(`T#${ctx.workspaceId}#APPLY#${id}#1`, { consistent: true })),
+  );
+  await writeFile(
+    file,
+    JSON.stringify(
+      {
+        done: d.done,
+        shifts: d.shifts,
+        tours,
+        cases: cases.filter((c) => d.cases.includes(c.id)),
+        runs,
+        journals,
+      },
+      null,
+      1,
+    ),
+  );
 }
 
 const steps = {
@@ -477,12 +545,20 @@ describe('Dispatch invariants under random days', () => {
           }
           for (let i = 0; i < 5; i++) await newCase(d);
           for (const step of sequence) {
+            d.done.push(step);
             await steps[step](d);
-            await expectInvariants(d);
+            await expectInvariants(d).catch(async (error) => {
+              if (process.env.FSM_PROPERTY_DUMP) await dump(d, process.env.FSM_PROPERTY_DUMP);
+              throw error;
+            });
           }
         },
       ),
-      { numRuns: 6, endOnFailure: true },
+      {
+        numRuns: Number(process.env.FSM_PROPERTY_RUNS ?? 6),
+        endOnFailure: true,
+        ...(process.env.FSM_PROPERTY_SEED ? { seed: Number(process.env.FSM_PROPERTY_SEED) } : {}),
+      },
     );
     // The harness really met concurrent writes on one item (and the service retried them).
     expect(proxy.stats().transactions).toBeGreaterThan(0);

@@ -13,7 +13,7 @@
  */
 import { applyJournalPartition, type WorkspaceId } from '../../data/keys.ts';
 import type { StoreScope } from '../../data/resource-store.ts';
-import { queryPartition, type TableWrite } from '../../data/table.ts';
+import { getRecord, queryPartition, type TableWrite } from '../../data/table.ts';
 
 export interface JournalEntry {
   /** The plan's key of the record. */
@@ -39,6 +39,8 @@ const workspaceOf = (scope: StoreScope): WorkspaceId =>
 
 export interface Journal {
   read(): Promise<Map<string, JournalEntry>>;
+  /** One entry, strongly consistent: did a write whose answer was lost land? */
+  readOne(key: string): Promise<JournalEntry | undefined>;
   /** The write of `next` (the entry after a record's write), conditional on `previous` as read. */
   write(next: Omit<JournalEntry, 'lock_version'>, previous: JournalEntry | undefined): TableWrite;
 }
@@ -49,6 +51,9 @@ export function journalOf(scope: StoreScope, runId: string, attempt: number): Jo
     async read() {
       const items = await queryPartition(pk, { consistent: true });
       return new Map(items.map((item) => [String(item.key), item as unknown as JournalEntry]));
+    },
+    async readOne(key) {
+      return (await getRecord({ pk, sk: key }, { consistent: true })) as JournalEntry | undefined;
     },
     write(next, previous) {
       const expiresAt = Math.floor(Date.now() / 1000) + retentionSeconds;

@@ -10,7 +10,7 @@ import { tourStore } from '../tours/tour.store.ts';
 import { ApplyConflict, type Ref, uniqueRefs } from './apply-conflicts.ts';
 import type { CasePlan, TourPlan, TourState } from './apply-plan.ts';
 import { eachLimited, finish, type Job, tourDate, updateApplication } from './apply-state.ts';
-import { writeCase, writeTour } from './apply-writes.ts';
+import { caseHolds, tourHolds, writeCase, writeTour } from './apply-writes.ts';
 import { runStore } from './optimization-run.store.ts';
 
 /** Records the decision to undo (with the conflicts) on the run, unless another receive decided first. */
@@ -33,8 +33,9 @@ export async function decideToUndo(job: Job, refs: readonly Ref[]): Promise<Ref[
 /**
  * Undoes every write of the journal, newest phase first: cases back to what the run read; tours
  * first give up what they gained (created ones are deleted), then take back what they had, so no
- * case is ever on two open tours. A record someone changed after the apply wrote it is left (it
- * would lose their change) and named in `not_restored`.
+ * case is ever on two open tours. A record someone changed after the apply wrote it is still undone
+ * when what the apply wrote is untouched (their change is kept); one whose planning fields they
+ * changed is left (undoing would lose their change) and named in `not_restored`.
  */
 async function undo(job: Job): Promise<Ref[]> {
   const { writer, steps } = job;
@@ -56,9 +57,8 @@ async function undo(job: Job): Promise<Ref[]> {
         { key: entry.key, id: entry.id, readVersion: entry.original.v },
         originalTarget(entry),
         0,
-        {
-          restored: true,
-        },
+        { restored: true },
+        caseHolds(entry.target),
       ),
     ),
   );
@@ -74,7 +74,16 @@ async function undo(job: Job): Promise<Ref[]> {
       if (entry?.steps_done === -1) return;
       const ref = { key: tour.key, id: tour.id, readVersion: tour.original?.v };
       const state = tour.original ? await keptOfOriginal(job, tour) : undefined;
-      await writeTour(writer, ref, state, -1, tourDate(job, tour), state ? {} : { restored: true });
+      const last = [...tour.releases, ...tour.claims][(entry?.steps_done ?? 0) - 1];
+      await writeTour(
+        writer,
+        ref,
+        state,
+        -1,
+        tourDate(job, tour),
+        state ? {} : { restored: true },
+        last ? tourHolds(last) : undefined,
+      );
     }),
   );
   // Stage 2: take back what was given up.
@@ -127,6 +136,10 @@ export async function undoAndFinish(
   status: 'CONFLICT' | 'FAILED',
   reason?: string,
 ) {
+  // The journal, not what this receive remembers, says what was written (a write whose answer was lost may have landed).
+  const journal = await job.writer.journal.read();
+  job.writer.entries.clear();
+  for (const [key, entry] of journal) job.writer.entries.set(key, entry);
   const notRestored = await undo(job);
   await finish(job, status, {
     ...(conflicts.length > 0 ? { conflicts: uniqueRefs(conflicts) } : {}),

@@ -29,6 +29,20 @@ export interface Writer {
   written(): Promise<void>;
 }
 
+/**
+ * The journal entry of a write whose answer was lost (a timed-out attempt that reached the store,
+ * retried and then refused), when it landed after all: its entry says so, with the version written.
+ */
+async function landedAs(
+  writer: Writer,
+  entry: Omit<JournalEntry, 'lock_version'>,
+): Promise<JournalEntry | undefined> {
+  const stored = await writer.journal.readOne(entry.key);
+  return stored && stored.written_version === entry.written_version && stored.steps_done === entry.steps_done
+    ? stored
+    : undefined;
+}
+
 /** What a record write needs to know of the record. */
 export interface RecordRef {
   key: string;
@@ -56,18 +70,42 @@ function expectation(
     : { id: ref.id, version: ref.readVersion };
 }
 
-/** The record as this apply expects it, or ApplyConflict (changed, or gone, since). */
+/**
+ * The record as this apply expects it, or ApplyConflict (changed, or gone, since). When undoing,
+ * a record someone changed after the apply wrote it is still undone if what the apply wrote is
+ * untouched (`untouched`: their change, a title say, is kept; only the apply's fields go back).
+ */
 async function expected<T extends { lock_version: number }>(
   read: (id: string) => Promise<T | undefined>,
   writer: Writer,
   ref: RecordRef,
   type: 'case' | 'tour',
+  untouched?: (current: T) => boolean,
 ): Promise<T | undefined> {
   const { id, version } = expectation(writer, ref);
   if (id === undefined || version === -1) return undefined;
   const current = await read(id);
+  if (current && current.lock_version !== version && untouched?.(current)) return current;
   if (!current || current.lock_version !== version) throw new ApplyConflict([{ type, id }]);
   return current;
+}
+
+const tourState = (tour: Tour) =>
+  JSON.stringify([tour.stops, tour.driver_id, tour.vehicle_id, tour.shift_id, tour.status]);
+
+/** Whether a tour still holds exactly what the apply last wrote (`state`, PLANNED). */
+export function tourHolds(state: TourState): (tour: Tour) => boolean {
+  const wanted = JSON.stringify([state.stops, state.driver_id, state.vehicle_id, state.shift_id, 'PLANNED']);
+  return (tour) => tourState(tour) === wanted;
+}
+
+/** Whether a case still holds exactly the planning fields the apply wrote. */
+export function caseHolds(target: CaseTarget): (record: Case) => boolean {
+  return (record) =>
+    record.status === target.status &&
+    record.assignee_id === target.assignee_id &&
+    record.scheduled_start === target.scheduled_start &&
+    record.scheduled_end === target.scheduled_end;
 }
 
 function nextTour(current: Tour | undefined, state: TourState, date: string): Tour {
@@ -94,10 +132,17 @@ export async function writeTour(
   stepsDone: number,
   date: string,
   extra: Partial<JournalEntry> = {},
+  untouched?: (tour: Tour) => boolean,
 ): Promise<void> {
   const { ctx, journal, entries } = writer;
   for (let attempt = 1; ; attempt++) {
-    const current = await expected((id) => tourStore.of(ctx).getConsistent(id), writer, ref, 'tour');
+    const current = await expected(
+      (id) => tourStore.of(ctx).getConsistent(id),
+      writer,
+      ref,
+      'tour',
+      untouched,
+    );
     const next = state ? nextTour(current, state, date) : undefined;
     const target = next ?? current;
     if (!target) return;
@@ -126,7 +171,15 @@ export async function writeTour(
           .remove(current, domainEvent(ctx, 'tour.deleted', resource, current), extraWrites);
       }
     } catch (error) {
-      if (!(error instanceof DataError) || error.code === 'unavailable' || attempt >= 4) throw error;
+      if (!(error instanceof DataError) || error.code === 'unavailable') throw error;
+      // Its answer lost, a retry of a write that landed is refused: the journal says it landed.
+      const landed = await landedAs(writer, entry);
+      if (landed) {
+        entries.set(ref.key, landed);
+        await writer.written();
+        return;
+      }
+      if (attempt >= 4) throw error;
       // The tour or its journal entry changed: someone else's write (expected() names it); else a guard race.
       continue;
     }
@@ -157,13 +210,14 @@ export async function writeCase(
   target: CaseTarget,
   stepsDone: number,
   extra: Partial<JournalEntry> = {},
+  untouched?: (record: Case) => boolean,
 ): Promise<void> {
   const { ctx, journal, entries } = writer;
   const read = async (id: string) => {
     const found = await caseStore.of(ctx).getConsistent(id);
     return found && withPlanningDefaults(found);
   };
-  const current = await expected(read, writer, ref, 'case');
+  const current = await expected(read, writer, ref, 'case', untouched);
   if (!current) throw new ApplyConflict([{ type: 'case', id: ref.id ?? '' }]);
   const next = nextCase(current, target);
   const previous = entries.get(ref.key);
@@ -184,10 +238,12 @@ export async function writeCase(
   try {
     await caseStore.of(ctx).replace(next, current, event, [journal.write(entry, previous)]);
   } catch (error) {
-    if (error instanceof DataError && error.code === 'version-conflict') {
-      throw new ApplyConflict([{ type: 'case', id: current.id }]);
-    }
-    throw error;
+    if (!(error instanceof DataError) || error.code === 'unavailable') throw error;
+    const landed = await landedAs(writer, entry);
+    if (!landed) throw new ApplyConflict([{ type: 'case', id: current.id }]);
+    entries.set(ref.key, landed);
+    await writer.written();
+    return;
   }
   entries.set(ref.key, { ...entry, lock_version: previous ? previous.lock_version + 1 : 0 });
   await writer.written();
