@@ -33,6 +33,8 @@ const { values } = parseArgs({
     'apply-cases': { type: 'string', default: '1000' },
     'apply-shifts': { type: 'string', default: '100' },
     bookings: { type: 'string', default: '20' },
+    /** Only the bookings (set up, then 4.): for working on them. */
+    'bookings-only': { type: 'boolean', default: false },
   },
 });
 const applyCases = Number(values['apply-cases']);
@@ -308,6 +310,25 @@ async function bookingRace(technicians: readonly Technician[], skills: readonly 
       return answer.items[0] as { shift_id: string; start: string; end: string } | undefined;
     }),
   );
+  // One at a time first (a baseline without contention): a few extra cases, each into its best slot.
+  const alone: number[] = [];
+  for (const work of await createCases(5, day, skills)) {
+    const answer = await api('GET', `/api/v2/scheduling/slots?case_id=${work.id}&from=${at(day, 7)}&to=${at(day, 17)}&limit=1`);
+    const slot = answer.items[0];
+    if (!slot) continue;
+    const s0 = performance.now();
+    const response = await fetch(`${service.baseUrl}/api/v2/cases/${work.id}/book`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ shift_id: slot.shift_id, start: slot.start, end: slot.end }),
+    });
+    await response.text();
+    alone.push(performance.now() - s0);
+    if (process.env.FSM_BENCH_VERBOSE) {
+      console.log(response.status, response.headers.get('x-dynamodb-calls'), response.headers.get('x-dynamodb-ms'));
+    }
+  }
+  alone.sort((a, b) => a - b);
   const times: number[] = [];
   const statuses = await Promise.all(
     cases.map(async (work, index) => {
@@ -368,12 +389,18 @@ async function bookingRace(technicians: readonly Technician[], skills: readonly 
     doubles,
     p50: q(0.5),
     p95: q(0.95),
+    alone: alone[Math.floor(alone.length / 2)] ?? 0,
   };
 }
 
 try {
   const t0 = performance.now();
   const { technicians, skills } = await setUp();
+  if (values['bookings-only']) {
+    const booking = await bookingRace(technicians, skills);
+    console.log(JSON.stringify(booking));
+    process.exit(0);
+  }
 
   // 1. A day of 200 cases and 10 shifts.
   await createShifts(technicians, 0);
@@ -409,7 +436,7 @@ try {
     plannedTotal += planned.run.summary.assigned;
   }
   console.log(
-    `planned ${plannedTotal} of ${plannedCount} cases over ${plannedDays} days (tours and promised starts written) in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    `planned ${plannedTotal} of ${plannedCount} cases over ${plannedDays} days (runs applied: tours and scheduled starts) in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
   );
   const extra = await api('POST', '/api/v2/cases', {
     title: 'Slot bench',
@@ -433,11 +460,12 @@ try {
   const bigDay = plannedDays + 2;
   const crew = await createTechnicians(applyShifts, skills, 'crew');
   const bigShifts = await createShifts(crew, bigDay);
-  await createCases(applyCases, bigDay, skills);
+  const bigCases = await createCases(applyCases, bigDay, skills);
   const t3 = performance.now();
   const big = await runToSuccess({
     from: at(bigDay, 0),
     to: at(bigDay, 24),
+    case_ids: bigCases.map((work) => work.id),
     shift_ids: bigShifts.map((shift: { id: string }) => shift.id),
     time_limit_seconds: 10,
   });

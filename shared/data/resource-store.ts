@@ -10,6 +10,7 @@ import { type CollectionName, collectionPk, type WorkspaceId } from './keys.ts';
 import { indexedItem, type ListSpec, listWrites } from './list-index.ts';
 import { workspaceScope } from './list-patterns.ts';
 import { type ListRequest, listPage } from './list-read.ts';
+import { searchMatches } from './list-search.ts';
 import { outboxWrite } from './outbox.ts';
 import {
   getRecord,
@@ -43,6 +44,11 @@ export interface WorkspaceStore<T extends VersionedResource> {
   list(): Promise<T[]>;
   /** One page of the collection through its list indexes (list-read.ts). */
   page(request: Omit<ListRequest, 'scope'>): Promise<{ items: T[]; total: number }>;
+  /**
+   * Every record holding a token starting with `token` (list-index.ts `tokens`): one Query of the
+   * token partition's key range and one BatchGetItem per 100, no planner, no totals, nothing kept.
+   */
+  withToken(token: string): Promise<T[]>;
   /** Insert with its event in one transaction; `extra` joins the same transaction. */
   create(resource: T, event: DomainEvent, extra?: TableWrite[]): Promise<void>;
   /**
@@ -129,6 +135,12 @@ function workspaceStore<T extends VersionedResource>(
     },
     async list() {
       return (await queryPartition(collectionPk(workspaceId, collection))) as T[];
+    },
+    async withToken(token) {
+      if (!list) throw new Error(`${entity} has no list declaration`);
+      const matches = await searchMatches(list, scope, [token]);
+      const found = await getRecords(matches.map((match) => key(String(match.id))));
+      return found.filter((record): record is StoredRecord => record !== undefined) as unknown as T[];
     },
     async page(request) {
       if (!list) throw new Error(`${entity} has no list declaration`);

@@ -56,6 +56,12 @@ function notBookable(record: Case, detail: string): SchedulingError {
   });
 }
 
+/** A read started before it is awaited: its failure is awaited later, never an unhandled rejection. */
+function early<T>(read: Promise<T>): Promise<T> {
+  read.catch(() => {});
+  return read;
+}
+
 /** The case's task restricted to the booked window. */
 function bookedTask(task: SlotTask, start: number, end: number): SlotTask {
   const windows = task.windows
@@ -102,18 +108,22 @@ async function shiftOrThrow(ctx: Actor, id: string): Promise<Shift> {
   });
 }
 
-/** The shift's current tour, its PLANNED one found through its guard (strongly consistent). */
-async function currentTourOf(ctx: Actor, shift: Shift): Promise<Tour | 'over' | undefined> {
-  const [tours, plannedId] = await Promise.all([
-    toursOfShift(ctx, shift.id),
-    plannedTourOfShift(ctx, shift.id),
-  ]);
+/**
+ * The shift's current tour: its IN_PROGRESS one (the shift's tours, a key range), else its PLANNED
+ * one (found through its guard and read strongly consistent: the version the booking writes on).
+ */
+async function currentTourOf(
+  ctx: Actor,
+  shiftId: string,
+  reads: { tours: Promise<Tour[]>; planned: Promise<string | undefined> },
+): Promise<Tour | 'over' | undefined> {
+  const [tours, plannedId] = await Promise.all([reads.tours, reads.planned]);
+  const others = tours.filter((tour) => tour.id !== plannedId && tour.status !== 'PLANNED');
+  const onTheRoad = currentTour(others);
+  if (onTheRoad && onTheRoad !== 'over') return tourStore.of(ctx).getConsistent(onTheRoad.id);
   const planned = plannedId ? await tourStore.of(ctx).getConsistent(plannedId) : undefined;
-  const current = currentTour([
-    ...tours.filter((tour) => tour.id !== plannedId && tour.status !== 'PLANNED'),
-    ...(planned ? [planned] : []),
-  ]);
-  return current && current !== 'over' ? await tourStore.of(ctx).getConsistent(current.id) : current;
+  if (planned?.status === 'PLANNED' && planned.shift_id === shiftId) return planned;
+  return onTheRoad;
 }
 
 /** One attempt: the booked case, or undefined when a race was lost (the caller reads again). */
@@ -124,11 +134,18 @@ async function tryBooking(
   options: PlanningOptions,
 ): Promise<Case | undefined> {
   const now = Math.floor((options.now ?? Date.now()) / 1000);
+  // Everything that needs no answer of another read goes out at once (a booking is a round trip each).
+  const shiftId = input.shift_id.toLowerCase();
+  const tourReads = {
+    tours: early(toursOfShift(ctx, shiftId)),
+    planned: early(plannedTourOfShift(ctx, shiftId)),
+  };
+  const holdersRead = early(openToursOfCases(ctx, [id]));
   const [record, shift] = await Promise.all([bookableCase(ctx, id), shiftOrThrow(ctx, input.shift_id)]);
   const [technician, tour, holders] = await Promise.all([
     getPrincipal(ctx.workspaceId, shift.user_id),
-    currentTourOf(ctx, shift),
-    openToursOfCases(ctx, [id]),
+    currentTourOf(ctx, shift.id, tourReads),
+    holdersRead,
   ]);
   const skills = technician?.skill_ids ?? [];
   if (!(record.required_skill_ids ?? []).every((skill) => skills.includes(skill))) {

@@ -5,21 +5,16 @@ import type { Tour, TourStatus } from './tour.schema.ts';
 
 export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList);
 
-/** Tours read per page: a shift is a day with a tour or a few; walks page through more. */
+/** Tours read per page of a walk. */
 const maxShiftTours = 1000;
 
 /**
  * Every tour of the shift (any status), ordered by date, then id. Cost: one Query of the shift's
  * key range of the tours' token partition (tour.list.ts: one small item per tour of the shift)
- * and one BatchGetItem of the tours: a page, whatever the number of tours of the workspace.
+ * and one BatchGetItem of the tours, whatever the number of tours of the workspace.
  */
 export async function toursOfShift(scope: StoreScope, shiftId: string): Promise<Tour[]> {
-  const { items } = await tourStore.of(scope).page({
-    search: [shiftToken(shiftId.toLowerCase())],
-    order: [{ field: 'date', direction: 'asc' }],
-    page: 0,
-    size: maxShiftTours,
-  });
+  const items = await tourStore.of(scope).withToken(shiftToken(shiftId.toLowerCase()));
   return items.sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? -1 : 1));
 }
 
