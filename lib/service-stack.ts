@@ -179,6 +179,13 @@ export class ServiceStack extends Stack {
             'Webhook deliveries are at least 15 minutes past due: the delivery function is stuck, ' +
             'disabled or far behind (waiting retries are delayed messages of at most 15 minutes).',
         },
+        apply: {
+          queue: data.applyQueue,
+          maxAge: Duration.minutes(10),
+          meaning:
+            'An apply of an optimization run has waited 10 minutes for the apply worker: its event source is ' +
+            'stopped or disabled, or the worker keeps failing (its dead letters undo and fail applies).',
+        },
         solver: {
           queue: data.solverQueue,
           maxAge: Duration.seconds(solverOldestMessageAlarmSeconds),
