@@ -22,7 +22,7 @@
 import { parseArgs } from 'node:util';
 import { type SlotShift, type SlotTask, scheduleOf } from '../shared/domain/scheduling/slot-search.ts';
 import { detourFactor, greatCircleMetres, type Place } from '../shared/domain/scheduling/travel.ts';
-import { checkTourFeasible } from '../test/support/tour-feasibility.ts';
+import { checkTourFeasible, tourAsWritten } from '../test/support/tour-feasibility.ts';
 import { startSeededService } from './support/seeded-service.ts';
 
 const { values } = parseArgs({
@@ -292,6 +292,18 @@ const km = (m: number) => `${(m / 1000).toFixed(1)} km`;
 const hm = (s: number) =>
   `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, '0')} min`;
 
+/** Books a case into a slot; the answer and how long it took. */
+async function book(caseId: string, slot: { shift_id: string; start: string; end: string }) {
+  const s0 = performance.now();
+  const response = await fetch(`${service.baseUrl}/api/v2/cases/${caseId}/book`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ shift_id: slot.shift_id, start: slot.start, end: slot.end }),
+  });
+  await response.text();
+  return { ms: performance.now() - s0, response };
+}
+
 /**
  * A day of `technicians` with some work booked already; `bookingCount` new cases, each asks for its
  * best slot, then all are booked at once. A double booking: a case on two open tours, or a tour of
@@ -313,19 +325,20 @@ async function bookingRace(technicians: readonly Technician[], skills: readonly 
   // One at a time first (a baseline without contention): a few extra cases, each into its best slot.
   const alone: number[] = [];
   for (const work of await createCases(5, day, skills)) {
-    const answer = await api('GET', `/api/v2/scheduling/slots?case_id=${work.id}&from=${at(day, 7)}&to=${at(day, 17)}&limit=1`);
+    const answer = await api(
+      'GET',
+      `/api/v2/scheduling/slots?case_id=${work.id}&from=${at(day, 7)}&to=${at(day, 17)}&limit=1`,
+    );
     const slot = answer.items[0];
     if (!slot) continue;
-    const s0 = performance.now();
-    const response = await fetch(`${service.baseUrl}/api/v2/cases/${work.id}/book`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ shift_id: slot.shift_id, start: slot.start, end: slot.end }),
-    });
-    await response.text();
-    alone.push(performance.now() - s0);
+    const { ms, response } = await book(work.id, slot);
+    alone.push(ms);
     if (process.env.FSM_BENCH_VERBOSE) {
-      console.log(response.status, response.headers.get('x-dynamodb-calls'), response.headers.get('x-dynamodb-ms'));
+      console.log(
+        response.status,
+        response.headers.get('x-dynamodb-calls'),
+        response.headers.get('x-dynamodb-ms'),
+      );
     }
   }
   alone.sort((a, b) => a - b);
@@ -334,14 +347,8 @@ async function bookingRace(technicians: readonly Technician[], skills: readonly 
     cases.map(async (work, index) => {
       const slot = slots[index];
       if (!slot) return 0;
-      const s0 = performance.now();
-      const response = await fetch(`${service.baseUrl}/api/v2/cases/${work.id}/book`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ shift_id: slot.shift_id, start: slot.start, end: slot.end }),
-      });
-      await response.text();
-      times.push(performance.now() - s0);
+      const { ms, response } = await book(work.id, slot);
+      times.push(ms);
       return response.status;
     }),
   );
@@ -360,25 +367,7 @@ async function bookingRace(technicians: readonly Technician[], skills: readonly 
     const records = await Promise.all(
       tour.stops.map((stop: any) => api('GET', `/api/v2/cases/${stop.case_id}`)),
     );
-    const verdict = checkTourFeasible<Place>({
-      shift: {
-        start: seconds(shift.start),
-        end: seconds(shift.end),
-        startPlace: shift.start_location,
-        endPlace: shift.end_location,
-        breaks: shift.breaks.map((pause: any) => ({
-          earliestStart: seconds(pause.earliest_start),
-          latestEnd: seconds(pause.latest_end),
-          durationSeconds: durationSeconds(pause.duration),
-        })),
-      },
-      stops: records.map((record: any) => ({
-        place: record.location,
-        durationSeconds: durationSeconds(record.duration),
-        windows: [[seconds(record.scheduled_start), seconds(record.scheduled_start)]],
-      })),
-      travel: travelSeconds,
-    });
+    const verdict = checkTourFeasible(tourAsWritten(shift, records, travelSeconds));
     if (!verdict.feasible) doubles++;
   }
   times.sort((a, b) => a - b);

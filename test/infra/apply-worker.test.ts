@@ -19,6 +19,7 @@ import {
 } from '../../lib/apply-settings.ts';
 import { applyTableActions } from '../../lib/table-access.ts';
 import { createTestApp } from '../support/cdk-app.ts';
+import { roleGrants } from '../support/role-grants.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -37,25 +38,8 @@ const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }
   stack.getLogicalId(construct.node.defaultChild as never);
 const workerId = () => logicalId(stacks.service, stacks.service.applyWorker.worker.function);
 
-/** The (action, resource) pairs a role is granted. */
-function grants(roleConstruct: { node: { defaultChild?: unknown } }): Array<[string, string]> {
-  const roleId = logicalId(stacks.service, roleConstruct);
-  return Object.values(service)
-    .filter(
-      (r) =>
-        r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === roleId),
-    )
-    .flatMap(
-      (r) => r.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,
-    )
-    .flatMap((statement) => {
-      const actions = Array.isArray(statement.Action) ? statement.Action : [statement.Action];
-      const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
-      return actions.flatMap((action) =>
-        resources.map((resource): [string, string] => [action, JSON.stringify(resource)]),
-      );
-    });
-}
+/** Every (action, resource) a role of the service stack is granted. */
+const grants = (role: { node: { defaultChild?: unknown } }) => roleGrants(stacks.service, service, role);
 
 describe('Stack: data > apply queue', () => {
   it('hides a received message longer than the worker lives, and dead-letters it after five receives', () => {

@@ -26,6 +26,7 @@ import {
   timeLimits,
 } from '../../shared/domain/optimization-runs/optimization-run-statuses.ts';
 import { createTestApp } from '../support/cdk-app.ts';
+import { roleGrants } from '../support/role-grants.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -58,25 +59,8 @@ function solverMappings(of: EnvironmentStacks, resources: Record<string, Resourc
     .map((r) => r.Properties);
 }
 
-/** Every (action, resource) the role of a function is granted. */
-function grants(roleConstruct: { node: { defaultChild?: unknown } }): Array<[string, string]> {
-  const roleId = logicalId(stacks.service, roleConstruct);
-  return Object.values(service)
-    .filter(
-      (r) =>
-        r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((x: { Ref: string }) => x.Ref === roleId),
-    )
-    .flatMap(
-      (r) => r.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,
-    )
-    .flatMap((statement) => {
-      const actions = Array.isArray(statement.Action) ? statement.Action : [statement.Action];
-      const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
-      return actions.flatMap((action) =>
-        resources.map((resource): [string, string] => [action, JSON.stringify(resource)]),
-      );
-    });
-}
+/** Every (action, resource) a role of the service stack is granted. */
+const grants = (role: { node: { defaultChild?: unknown } }) => roleGrants(stacks.service, service, role);
 
 describe('Stack: data > solver queue', () => {
   it('hides a received message for six function timeouts and dead-letters it after three receives', () => {

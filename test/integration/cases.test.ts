@@ -57,6 +57,19 @@ async function createCase(overrides: Record<string, unknown> = {}, token = admin
 
 const window = { scheduled_start: '2026-03-04T08:00:00Z', scheduled_end: '2026-03-04T10:00:00Z' };
 
+/** What a case without optional values answers: duration and schedule_lock always (PT1H and NONE unless set). */
+const alwaysAnswered = [
+  'created_at',
+  'duration',
+  'id',
+  'lock_version',
+  'priority',
+  'schedule_lock',
+  'status',
+  'title',
+  'updated_at',
+].sort();
+
 describe('Cases: create', () => {
   it('answers 201 with the full case, its defaults, lock_version 0 and an absolute Location', async () => {
     // Act
@@ -106,20 +119,7 @@ describe('Cases: create', () => {
   it('omits absent optional values instead of sending null', async () => {
     const created = await createCase({ address: {} });
 
-    expect(Object.keys(created).sort()).toEqual(
-      // duration and schedule_lock are always answered (PT1H and NONE unless set).
-      [
-        'created_at',
-        'duration',
-        'id',
-        'lock_version',
-        'priority',
-        'schedule_lock',
-        'status',
-        'title',
-        'updated_at',
-      ].sort(),
-    );
+    expect(Object.keys(created).sort()).toEqual(alwaysAnswered);
   });
 
   it.each([
@@ -341,20 +341,7 @@ describe('Cases: update (JSON Merge Patch)', () => {
     });
 
     expect(response.status).toBe(200);
-    expect(Object.keys(response.body).sort()).toEqual(
-      // duration and schedule_lock are always answered (PT1H and NONE unless set).
-      [
-        'created_at',
-        'duration',
-        'id',
-        'lock_version',
-        'priority',
-        'schedule_lock',
-        'status',
-        'title',
-        'updated_at',
-      ].sort(),
-    );
+    expect(Object.keys(response.body).sort()).toEqual(alwaysAnswered);
   });
 
   it('merges address and location line by line', async () => {

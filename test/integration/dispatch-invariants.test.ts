@@ -58,8 +58,7 @@ import {
 import { applySeed } from '../../shared/local-stack/seed.ts';
 import { writeMetricsTo } from '../../shared/observability/metrics.ts';
 import { solve } from '../../shared/optimizer/solve.ts';
-import { parseIsoDuration } from '../../shared/schema/duration.ts';
-import { checkTourFeasible } from '../support/tour-feasibility.ts';
+import { checkTourFeasible, tourAsWritten } from '../support/tour-feasibility.ts';
 
 const workspaceName = 'Invariant Works';
 const technicians = ['ada', 'bo', 'cy'].map((name) => `${name}@invariants.test`);
@@ -134,12 +133,7 @@ const fastSolver: SolverPort = {
 };
 
 const hours = (day: number, h: number) => new Date(day + h * 3_600_000).toISOString();
-const seconds = (instant: string) => Date.parse(instant) / 1000;
 const travel = (a: Place, b: Place) => Math.round((greatCircleMetres(a, b) * 1.3) / (40_000 / 3600));
-const durationOf = (value: string) => {
-  const parsed = parseIsoDuration(value);
-  return 'seconds' in parsed ? parsed.seconds : 0;
-};
 
 /** What a lock keeps of a case, as last set by the test itself. */
 interface Kept {
@@ -433,25 +427,7 @@ async function expectInvariants(d: Day): Promise<void> {
   for (const tour of open.filter((t) => t.status === 'PLANNED' && t.shift_id && shiftById.has(t.shift_id))) {
     const shift = shiftById.get(tour.shift_id as string) as Shift;
     const stops = tour.stops.map((stop) => byId.get(stop.case_id) as Case);
-    const verdict = checkTourFeasible<Place>({
-      shift: {
-        start: seconds(shift.start),
-        end: seconds(shift.end),
-        startPlace: shift.start_location,
-        endPlace: shift.end_location,
-        breaks: shift.breaks.map((pause) => ({
-          earliestStart: seconds(pause.earliest_start),
-          latestEnd: seconds(pause.latest_end),
-          durationSeconds: durationOf(pause.duration),
-        })),
-      },
-      stops: stops.map((record) => ({
-        place: record.location as Place,
-        durationSeconds: durationOf(record.duration ?? 'PT1H'),
-        windows: [[seconds(record.scheduled_start ?? ''), seconds(record.scheduled_start ?? '')]],
-      })),
-      travel,
-    });
+    const verdict = checkTourFeasible(tourAsWritten(shift, stops, travel));
     const written = stops.map((record) => [
       record.id.slice(-6),
       record.scheduled_start,

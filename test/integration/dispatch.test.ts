@@ -8,10 +8,10 @@
  * and names its cases and shifts, so no run meets another test's work.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, problemType, tokenFor } from '../support/api.ts';
+import { directTable } from '../support/direct-table.ts';
 import { createUser } from '../support/users.ts';
 
 const runs = '/api/v2/scheduling/optimization-runs';
@@ -51,13 +51,7 @@ beforeAll(async () => {
     body: { name: `Crane ${randomUUID().slice(0, 6)}` },
   });
   craneSkill = crane.body.id;
-  table = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamodbEndpoint'),
-      region: 'eu-central-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  table = directTable();
 });
 
 afterAll(() => table.destroy());

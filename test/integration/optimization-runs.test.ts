@@ -9,12 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver } from '../doubles/webhook-receiver.ts';
 import { baseUrl, call, claimsOf, eventually, problemType, tokenFor } from '../support/api.ts';
+import { directTable } from '../support/direct-table.ts';
 import { createUser } from '../support/users.ts';
 
 const runs = '/api/v2/scheduling/optimization-runs';
@@ -525,13 +525,7 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
     const workspaceId = String(claimsOf(dispatcher).tenant_id);
     const id = randomUUID();
     const startedAt = new Date(Date.now() - 10 * 60_000).toISOString();
-    const table = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: inject('dynamodbEndpoint'),
-        region: 'eu-central-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    const table = directTable();
     // What a solver that died mid-run leaves: RUNNING, taken up ten minutes ago with a 30 s limit.
     await table.send(
       new PutCommand({
@@ -572,13 +566,7 @@ describe('Optimization runs: deadlines and plans of any size', () => {
 
   beforeAll(() => {
     workspaceId = String(claimsOf(dispatcher).tenant_id);
-    table = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: inject('dynamodbEndpoint'),
-        region: 'eu-central-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    table = directTable();
   });
 
   afterAll(() => table.destroy());

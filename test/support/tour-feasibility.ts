@@ -201,3 +201,52 @@ export function checkTourFeasible<P>(check: TourCheck<P>): TourVerdict {
   }
   return { feasible: false, reason: furthest?.reason ?? 'no placement of the breaks to try' };
 }
+
+interface PlaceRecord {
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * A tour as the service's records show it (a shift and the cases of its stops, in order, as the API
+ * answers them), each stop fixed at its case's `scheduled_start`: feasible means the day written
+ * can be driven as written.
+ */
+export function tourAsWritten(
+  shift: {
+    start: string;
+    end: string;
+    start_location: PlaceRecord;
+    end_location: PlaceRecord;
+    breaks: ReadonlyArray<{ earliest_start: string; latest_end: string; duration: string }>;
+  },
+  cases: ReadonlyArray<{ location?: PlaceRecord; duration?: string; scheduled_start?: string }>,
+  travel: (from: PlaceRecord, to: PlaceRecord) => number,
+): TourCheck<PlaceRecord> {
+  const at = (instant: string | undefined) => Date.parse(instant ?? '') / 1000;
+  return {
+    shift: {
+      start: at(shift.start),
+      end: at(shift.end),
+      startPlace: shift.start_location,
+      endPlace: shift.end_location,
+      breaks: shift.breaks.map((pause) => ({
+        earliestStart: at(pause.earliest_start),
+        latestEnd: at(pause.latest_end),
+        durationSeconds: secondsOf(pause.duration),
+      })),
+    },
+    stops: cases.map((record) => ({
+      place: record.location as PlaceRecord,
+      durationSeconds: secondsOf(record.duration ?? 'PT1H'),
+      windows: [[at(record.scheduled_start), at(record.scheduled_start)]],
+    })),
+    travel,
+  };
+}
+
+/** Seconds of an ISO 8601 duration of hours, minutes and seconds (`PT1H30M`). */
+function secondsOf(duration: string): number {
+  const match = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(duration);
+  return Number(match?.[1] ?? 0) * 3600 + Number(match?.[2] ?? 0) * 60 + Number(match?.[3] ?? 0);
+}
