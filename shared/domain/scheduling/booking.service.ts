@@ -28,6 +28,7 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
+import { serialized } from '../keyed-mutex.ts';
 import type { Shift } from '../shifts/shift.schema.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import type { Tour } from '../tours/tour.schema.ts';
@@ -76,8 +77,11 @@ export async function bookCase(
   input: BookAppointment,
   options: PlanningOptions = {},
 ): Promise<Case> {
+  // Bookings into one shift queue up in this process (keyed-mutex.ts): contention becomes waiting
+  // instead of lost transactions; across processes the conditional writes still decide.
+  const queue = `booking:${ctx.workspaceId}:${input.shift_id.toLowerCase()}`;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const booked = await tryBooking(ctx, caseId.toLowerCase(), input, options);
+    const booked = await serialized(queue, () => tryBooking(ctx, caseId.toLowerCase(), input, options));
     if (booked) return booked;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
   }
