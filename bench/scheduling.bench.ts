@@ -498,6 +498,7 @@ async function allParts(t0: number, technicians: Technician[], skills: string[])
       `${booking.p50.toFixed(0)} ms / ${booking.p95.toFixed(0)} ms`,
       'p50 ≤ 300 ms',
     ],
+    ['a booking alone (no contention): p50', `${booking.alone.toFixed(0)} ms`, ''],
   ];
   const width = Math.max(...rows.map((row) => row[0].length));
   console.log(
