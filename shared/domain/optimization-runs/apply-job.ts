@@ -23,7 +23,7 @@ import { caseStore } from '../cases/case.store.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { plannedTourOfShift } from '../tours/tour-claims.ts';
-import { findVehicle } from '../vehicles/vehicle.service.ts';
+import { vehicleStore } from '../vehicles/vehicle.store.ts';
 import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import { journalOf } from './apply-journal.ts';
 import { applyPlanOf, type CasePlan, type TourPlan, type TourState } from './apply-plan.ts';
@@ -229,18 +229,22 @@ async function checkAll(job: Job): Promise<void> {
  */
 async function unusableRoutes(job: Job): Promise<Ref[]> {
   const routes = job.plan.routes;
+  const vehicleIds = [...new Set(routes.flatMap((route) => (route.vehicle_id ? [route.vehicle_id] : [])))];
+  const userIds = [...new Set(routes.map((route) => route.user_id))];
+  // One BatchGetItem per 100 vehicles; a technician per shift (a day has a shift per technician).
   const [vehicles, people] = await Promise.all([
-    Promise.all(
-      routes.map((route) => (route.vehicle_id ? findVehicle(job.workspaceId, route.vehicle_id) : undefined)),
-    ),
-    Promise.all(routes.map((route) => getPrincipal(job.workspaceId, route.user_id))),
+    vehicleStore.of(job.workspaceId).getMany(vehicleIds),
+    Promise.all(userIds.map((id) => getPrincipal(job.workspaceId, id))),
   ]);
-  return routes.flatMap((route, index) => {
-    const vehicle = vehicles[index];
-    const person = people[index];
-    const vehicleGone = route.vehicle_id !== undefined && !vehicle?.active;
-    const personGone = person?.kind !== 'user' || person.status === 'INACTIVE';
-    return vehicleGone || personGone ? [{ type: 'shift' as const, id: route.shift_id }] : [];
+  const inService = new Set(vehicles.flatMap((vehicle) => (vehicle?.active ? [vehicle.id] : [])));
+  const working = new Set(
+    people.flatMap((person, index) =>
+      person?.kind === 'user' && person.status !== 'INACTIVE' ? [userIds[index]] : [],
+    ),
+  );
+  return routes.flatMap((route) => {
+    const vehicleGone = route.vehicle_id !== undefined && !inService.has(route.vehicle_id);
+    return vehicleGone || !working.has(route.user_id) ? [{ type: 'shift' as const, id: route.shift_id }] : [];
   });
 }
 
