@@ -12,7 +12,7 @@
 import { processApplyMessage, processDeadApplyMessage } from '../domain/optimization-runs/apply-job.ts';
 import { logger } from '../observability/logger.ts';
 import { measureWork } from '../observability/metrics.ts';
-import { type QueuePoller, startQueuePoller } from './queue-poller.ts';
+import { type QueuePoller, startDeadLetterPoller, startQueuePoller } from './queue-poller.ts';
 import { applyCrashHook } from './test-hooks.ts';
 
 const visibilitySeconds = () => Math.max(1, Number(process.env.FSM_APPLY_VISIBILITY_SECONDS ?? 30));
@@ -45,14 +45,11 @@ export function startApplyPollers(opts: {
     handle: (body, message) => measureWork('apply-worker', () => processApplyMessage(body, message, ports)),
     log,
   });
-  const deadLetters = startQueuePoller({
+  const deadLetters = startDeadLetterPoller({
     endpoint: opts.endpoint,
     region: opts.region,
-    queueUrl: opts.deadLetterQueueUrl,
     deadLetterQueueUrl: opts.deadLetterQueueUrl,
     name: 'apply dead-letter',
-    loops: 1,
-    maxReceives: Number.MAX_SAFE_INTEGER,
     keepHidden: visibilitySeconds(),
     handle: (body) => processDeadApplyMessage(body, ports),
     log,

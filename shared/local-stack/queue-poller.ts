@@ -144,3 +144,23 @@ export function startQueuePoller(opts: QueuePollerOptions): QueuePoller {
     },
   };
 }
+
+/**
+ * The poller of a dead-letter queue whose messages a worker also takes (the solver's, the apply
+ * worker's): one loop, a message retried until its handler settles it (a dead letter has nowhere
+ * further to go).
+ */
+export function startDeadLetterPoller(
+  opts: Pick<QueuePollerOptions, 'endpoint' | 'region' | 'log' | 'keepHidden'> & {
+    deadLetterQueueUrl: string;
+    name: string;
+    handle: (body: string) => Promise<void>;
+  },
+): QueuePoller {
+  return startQueuePoller({
+    ...opts,
+    queueUrl: opts.deadLetterQueueUrl,
+    loops: 1,
+    maxReceives: Number.MAX_SAFE_INTEGER,
+  });
+}

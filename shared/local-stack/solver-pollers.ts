@@ -13,7 +13,7 @@ import { threadedSolver } from '../domain/optimization-runs/threaded-solver.ts';
 import { travelPortFor } from '../domain/optimization-runs/travel-selection.ts';
 import { logger } from '../observability/logger.ts';
 import { measureWork } from '../observability/metrics.ts';
-import { type QueuePoller, startQueuePoller } from './queue-poller.ts';
+import { type QueuePoller, startDeadLetterPoller, startQueuePoller } from './queue-poller.ts';
 
 /**
  * The solver queues. A message stays hidden while its run is solved (the longest time limit plus
@@ -50,14 +50,11 @@ export function startSolverPollers(opts: {
       ),
     log,
   });
-  const deadLetters = startQueuePoller({
+  const deadLetters = startDeadLetterPoller({
     endpoint: opts.endpoint,
     region: opts.region,
-    queueUrl: opts.deadLetterQueueUrl,
     deadLetterQueueUrl: opts.deadLetterQueueUrl,
     name: 'solver dead-letter',
-    loops: 1,
-    maxReceives: Number.MAX_SAFE_INTEGER,
     handle: (body) => processDeadSolverMessage(body, log),
     log,
   });

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver } from '../doubles/webhook-receiver.ts';
@@ -138,6 +138,35 @@ async function settled(id: string, statuses = ['SUCCEEDED', 'FAILED', 'CANCELLED
 }
 
 const horizon = (day: number) => ({ from: at(day, 0), to: at(day, 24) });
+
+/** The stack's table, for states only a crash leaves behind (closed after the file). */
+const table = directTable();
+afterAll(() => table.destroy());
+
+/** A run as the service stores it, written straight into the table (as a solver would leave it). */
+async function putRun(fields: Record<string, unknown>) {
+  const id = typeof fields.id === 'string' ? fields.id : randomUUID();
+  const now = new Date().toISOString();
+  await table.send(
+    new PutCommand({
+      TableName: 'fsm',
+      Item: {
+        pk: `T#${String(claimsOf(dispatcher).tenant_id)}#OPT_RUN`,
+        sk: id,
+        entity: 'optimization_run',
+        id,
+        status: 'QUEUED',
+        ...horizon(freshDay()),
+        time_limit_seconds: 30,
+        created_at: now,
+        updated_at: now,
+        lock_version: 0,
+        ...fields,
+      },
+    }),
+  );
+  return id;
+}
 
 /** The run once its apply ended (APPLIED, CONFLICT or FAILED). */
 async function applicationEnded(id: string, timeoutMs = 25_000) {
@@ -522,30 +551,16 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
   }, 40_000);
 
   it('reads a run left RUNNING past its time limit as FAILED (SOLVER_STOPPED), not stuck', async () => {
-    const workspaceId = String(claimsOf(dispatcher).tenant_id);
-    const id = randomUUID();
     const startedAt = new Date(Date.now() - 10 * 60_000).toISOString();
-    const table = directTable();
     // What a solver that died mid-run leaves: RUNNING, taken up ten minutes ago with a 30 s limit.
-    await table.send(
-      new PutCommand({
-        TableName: 'fsm',
-        Item: {
-          pk: `T#${workspaceId}#OPT_RUN`,
-          sk: id,
-          entity: 'optimization_run',
-          id,
-          status: 'RUNNING',
-          ...horizon(freshDay()),
-          time_limit_seconds: 30,
-          created_at: startedAt,
-          updated_at: startedAt,
-          started_at: startedAt,
-          solver_message_id: randomUUID(),
-          lock_version: 1,
-        },
-      }),
-    );
+    const id = await putRun({
+      status: 'RUNNING',
+      created_at: startedAt,
+      updated_at: startedAt,
+      started_at: startedAt,
+      solver_message_id: randomUUID(),
+      lock_version: 1,
+    });
 
     const response = await call('GET', `${runs}/${id}`, { token: dispatcher });
 
@@ -556,45 +571,15 @@ describe('Optimization runs: failure, cancellation, a solver that stopped', () =
       finished_at: expect.any(String),
     });
     expect(response.body.failure_reason).toMatch(/stopped without an answer/);
-    table.destroy();
   });
 });
 
 describe('Optimization runs: deadlines and plans of any size', () => {
-  let table: DynamoDBDocumentClient;
   let workspaceId: string;
 
   beforeAll(() => {
     workspaceId = String(claimsOf(dispatcher).tenant_id);
-    table = directTable();
   });
-
-  afterAll(() => table.destroy());
-
-  /** A run as the service stores it, written straight into the table (as a solver would leave it). */
-  async function putRun(fields: Record<string, unknown>) {
-    const id = typeof fields.id === 'string' ? fields.id : randomUUID();
-    const now = new Date().toISOString();
-    await table.send(
-      new PutCommand({
-        TableName: 'fsm',
-        Item: {
-          pk: `T#${workspaceId}#OPT_RUN`,
-          sk: id,
-          entity: 'optimization_run',
-          id,
-          status: 'QUEUED',
-          ...horizon(freshDay()),
-          time_limit_seconds: 30,
-          created_at: now,
-          updated_at: now,
-          lock_version: 0,
-          ...fields,
-        },
-      }),
-    );
-    return id;
-  }
 
   it('reads a run QUEUED for over 30 minutes, never taken up by a solver, as FAILED (NOT_STARTED)', async () => {
     // Prepare: what a hand-over to the solver queue that failed for good leaves
