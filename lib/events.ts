@@ -14,7 +14,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { outboxEntity } from '../shared/data/outbox.ts';
-import type { ConsumerGroup } from '../shared/events/consumer-groups.ts';
+import { tallyEntity } from '../shared/data/tally.ts';
+import { appliesTallies, type ConsumerGroup } from '../shared/events/consumer-groups.ts';
 import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -63,6 +64,15 @@ export interface EventsProps {
 export const outboxFilter = {
   eventName: FilterRule.isEqual('INSERT'),
   dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(outboxEntity) } } },
+};
+
+/**
+ * And for the `records` group, INSERTs of tallies (shared/data/tally.ts): the shared counter
+ * changes a writer did not apply itself. Two filters of one mapping: either admits a record.
+ */
+export const tallyFilter = {
+  eventName: FilterRule.isEqual('INSERT'),
+  dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(tallyEntity) } } },
 };
 
 export class Events extends Construct {
@@ -129,7 +139,10 @@ export class Events extends Construct {
       new DynamoEventSource(table, {
         // The outbox must not lose events written before the mapping existed.
         startingPosition: StartingPosition.TRIM_HORIZON,
-        filters: [FilterCriteria.filter(outboxFilter)],
+        filters: [
+          FilterCriteria.filter(outboxFilter),
+          ...(appliesTallies(group) ? [FilterCriteria.filter(tallyFilter)] : []),
+        ],
         batchSize: 100,
         // Ordered per shard: one batch at a time (consumers see events in commit order).
         parallelizationFactor: 1,

@@ -73,6 +73,10 @@ export const streamProcessorTableActions = [
   // the next step's event in the outbox (a TransactWriteItems of one Put) (device-history.consumer.ts).
   'dynamodb:Query',
   'dynamodb:PutItem',
+  // Tallies the writers left (shared/data/tally.ts): each deleted on its condition, its counter
+  // changes ADDed, in one TransactWriteItems; a greatest value raised with UpdateItem.
+  'dynamodb:DeleteItem',
+  'dynamodb:UpdateItem',
 ] as const;
 
 /**
@@ -84,13 +88,15 @@ export const liveStreamProcessorTableActions = ['dynamodb:Query'] as const;
 /**
  * The webhook delivery worker (shared/webhooks/delivery-worker.ts): GetItem for the endpoint
  * and the failure row (strongly consistent), and the row's writes: its first failure is a
- * TransactWriteItems of a conditional Put (the row) and counter Updates, later ones a PutItem.
- * No Query, BatchGetItem, DeleteItem or ConditionCheckItem: no path of the worker uses them.
+ * TransactWriteItems of a conditional Put (the row) and its tally (a Put), later ones a PutItem;
+ * the tally is then applied (shared/data/tally.ts: a Delete and counter Updates). No Query,
+ * BatchGetItem or ConditionCheckItem: no path of the worker uses them.
  */
 export const webhookDeliveryTableActions = [
   'dynamodb:GetItem',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
 ] as const;
 
 /**
@@ -149,8 +155,9 @@ export const routeMatrixGroups = ['scheduling'] as const satisfies readonly Oper
 /**
  * The solver function (lib/solver.ts): reads what a run plans (cases, shifts, tours, users,
  * settings: GetItem, BatchGetItem, Query of the list indexes) and moves the run with its plan
- * and events (TransactWriteItems: PutItem, UpdateItem for list counters); a plan's parts are put,
- * and removed when the success loses, in batches (BatchWriteItem).
+ * and events (TransactWriteItems: PutItem, UpdateItem), then applies the write's tally of list
+ * counters (shared/data/tally.ts: DeleteItem, UpdateItem); a plan's parts are put, and removed
+ * when the success loses, in batches (BatchWriteItem).
  */
 export const solverTableActions = [
   'dynamodb:GetItem',
@@ -158,6 +165,7 @@ export const solverTableActions = [
   'dynamodb:Query',
   'dynamodb:PutItem',
   'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
   'dynamodb:BatchWriteItem',
 ] as const;
 

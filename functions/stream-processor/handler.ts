@@ -4,7 +4,7 @@
  * with its own event source mapping, so the groups never wait for each other.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { isConsumerGroup } from '../../shared/events/consumer-groups.ts';
+import { appliesTallies, isConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
 import { observedWorker } from '../../shared/observability/lambda-observability.ts';
 import { logger } from '../../shared/observability/logger.ts';
@@ -19,5 +19,7 @@ const consumers = consumerGroups[group];
 export const handler = observedWorker(
   `stream-processor-${group}`,
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
-    processStreamBatch(event, consumers, (message, details) => logger.error(message, details)),
+    processStreamBatch(event, consumers, (message, details) => logger.error(message, details), {
+      tallies: appliesTallies(group),
+    }),
 );

@@ -315,6 +315,12 @@ export const listKeys = {
    * where its pages start, per list revision; short-lived (TTL).
    */
   cachePartition: (scope: ListScope) => `${scopePrefix(scope)}#LIST_CACHE`,
+  /**
+   * A transaction's tally (tally.ts): the shared counter changes of one write, kept until they
+   * are applied. Beside the partition of its first counter (so the workspace leads its key), a
+   * random id apart: no two transactions ever write one tally item, and the partition spreads.
+   */
+  tally: (counterPk: string, id: string) => ({ pk: `${counterPk}#TALLY`, sk: id }),
   /** Who owns a workspace (its owner user's id): the admin plane shows it with every workspace. */
   owner: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'OWNER' }),
 };

@@ -5,11 +5,13 @@
  *
  * Why the table and not a container's memory: a client stepping through pages meets whichever
  * Lambda instance is free, so a boundary must be where every instance finds it. Why it is never
- * served wrong: every listed write ADDs 1 to the list's revision counter (`<LIST>#rev`) in its own
- * transaction (list-index.ts `listWrites`), and cached values are keyed by the revision they were
- * read at. A read takes the revision with the counters it reads anyway, so a value of another
- * revision is simply never found. Revisions are read like the index is (eventually consistent):
- * the cache is exactly as fresh as the index entries themselves. Items expire after ten minutes
+ * served wrong: every listed write ADDs 1 to the list's revision counter (`<LIST>#rev`) through
+ * its tally, right after it commits (list-index.ts `listWrites`, tally.ts), and cached values are
+ * keyed by the revision they were read at. A read takes the revision with the counters it reads
+ * anyway, so a value of another revision is simply never found; and nothing is kept (or looked
+ * up) while the revision is younger than the index lag bound (list-read.ts `revisionSettledAt`),
+ * so what is kept under a revision describes indexes that show every write it counts. Writes
+ * and reads of kept state are best effort: they only save reads. Items expire after ten minutes
  * (TTL); DynamoDB deletes lazily, and an old revision is never asked for again anyway.
  *
  * Items: pk `T#<ws>#LIST_CACHE`, sk `<LIST>#<query hash>#<revision>#<matches before, 10 digits>`,
@@ -18,6 +20,7 @@
  * the start of the list: the total, and the first match's position once a request saw it.
  */
 import { createHash } from 'node:crypto';
+import { DataError } from './data-error.ts';
 import { type ListScope, listKeys } from './keys.ts';
 import { putRecords, queryItems } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
@@ -74,6 +77,16 @@ const position = (matches: number) => String(matches).padStart(10, '0');
  * `through`, of the few items down to the first at or before `matches` (one or two: 0.5 unit).
  */
 export async function cachedOf(ref: CacheRef, matches: number, through = matches): Promise<Cached> {
+  try {
+    return await readCached(ref, matches, through);
+  } catch (error) {
+    // What is kept only saves reads: unreadable, the walk starts from the start.
+    if (error instanceof DataError && error.code === 'unavailable') return { kept: new Set() };
+    throw error;
+  }
+}
+
+async function readCached(ref: CacheRef, matches: number, through: number): Promise<Cached> {
   const prefix = prefixOf(ref);
   const kept = new Set<number>();
   let total: number | undefined;
@@ -131,6 +144,7 @@ export async function keep(
   }
   const items = [...records].slice(0, maxWrites);
   if (items.length === 0) return;
+  // Best effort: the page is served whether or not its boundaries could be kept.
   await putRecords(
     items.map(([matches, record]) => ({
       key: { pk, sk: `${prefixOf(ref)}${position(matches)}` },
@@ -138,5 +152,5 @@ export async function keep(
       record,
       expiresAt,
     })),
-  );
+  ).catch(() => {});
 }

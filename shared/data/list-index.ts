@@ -203,6 +203,8 @@ export function listWrites<R extends { id: string }>(
         entity: 'counter',
         attribute: 'count',
         by,
+        // Counters and the revision are every record's: off its transaction (tally.ts).
+        tally: true,
       });
     }
   }

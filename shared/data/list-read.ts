@@ -128,12 +128,33 @@ async function countersNamed<R extends { id: string }>(
   spec: ListSpec<R>,
   scope: ListScope,
   names: readonly string[],
-): Promise<Map<string, number>> {
+): Promise<{ counters: Map<string, number>; revisionSettled: boolean }> {
   const unique = [...new Set(names)];
-  if (unique.length === 0) return new Map();
+  if (unique.length === 0) return { counters: new Map(), revisionSettled: false };
+  const readAt = Date.now();
   const found = await getRecords(unique.map((name) => listKeys.counter(scope, spec.name, name)));
-  return new Map(unique.map((name, i) => [name, Math.max(0, Number(found[i]?.count ?? 0))]));
+  const revision = found[unique.indexOf(revisionCounter)];
+  return {
+    counters: new Map(unique.map((name, i) => [name, Math.max(0, Number(found[i]?.count ?? 0))])),
+    revisionSettled: revisionSettledAt(revision?.applied_at, readAt),
+  };
 }
+
+/**
+ * Whether the indexes show every write the revision counts, by when it was last applied: a write
+ * commits before its tally moves the revision (tally.ts), and DynamoDB brings a global secondary
+ * index up to date after the write, within the lag bound (FSM_LIST_INDEX_LAG_MS, 2 s by
+ * default). Only then may what a walk learns be kept under the revision: kept earlier, it could
+ * describe the index before the write under the revision after it, and be served until the next
+ * write (a record twice across two pages, one never served, a total missing a create). A
+ * revision without `applied_at` (written before tallies) is settled.
+ */
+function revisionSettledAt(appliedAt: unknown, readAt: number): boolean {
+  if (typeof appliedAt !== 'string') return true;
+  return Date.parse(appliedAt) <= readAt - indexLagMs();
+}
+
+const indexLagMs = () => Number(process.env.FSM_LIST_INDEX_LAG_MS ?? 2000);
 
 const sumOf = (counters: Map<string, number>, names: readonly string[]) =>
   names.reduce((sum, name) => sum + (counters.get(name) ?? 0), 0);
@@ -161,7 +182,7 @@ export async function listPage<R extends { id: string }>(
   const totalNames = counted ? [] : counterNamesOf(countedBy, shape.segments);
   // What the planner weighs a search walk against: the entries of the wanted partitions.
   const walkableNames = search ? counterNamesOf(undefined, shape.segments) : [];
-  const cacheable =
+  const askCache =
     (request.where === undefined || request.filterKey !== undefined) &&
     shape.pattern.maintainedBy === undefined &&
     request.itemKeyOf === undefined &&
@@ -169,11 +190,13 @@ export async function listPage<R extends { id: string }>(
       (counted && !request.skipTotal) ||
       // A deep page, or page 0 of a filter: its first match may lie deep (kept at 0).
       (shape.resumable && (skip > 0 || request.where !== undefined)));
-  const counters = await countersNamed(spec, request.scope, [
+  const { counters, revisionSettled } = await countersNamed(spec, request.scope, [
     ...(request.skipTotal ? [] : totalNames),
     ...walkableNames,
-    ...(cacheable ? [revisionCounter] : []),
+    ...(askCache ? [revisionCounter] : []),
   ]);
+  // Nothing is kept under a revision younger than the index lag bound, so nothing is read either.
+  const cacheable = askCache && revisionSettled;
   const ref: CacheRef | undefined = cacheable
     ? {
         scope: request.scope,

@@ -133,3 +133,25 @@ describe('Function: readSizes (the reading pattern of a k-way merge)', () => {
     for (const pages of reads.values()) for (const size of pages) expect(size).toBeLessThanOrEqual(3);
   });
 });
+
+describe('merged partitions', () => {
+  it('come out in byte order, as DynamoDB orders each of them, also for characters above U+FFFF', async () => {
+    // Each partition as DynamoDB returns it: by UTF-8 bytes (U+E000 before U+1F600).
+    partitions.set('P0', ['\uE000a', '\u{1F600}c']);
+    partitions.set('P1', ['b', '\u{1F600}b']);
+    partitions.set('P2', ['\uFFFDz']);
+    const streams = ['P0', 'P1', 'P2'].map((partition, stream) =>
+      entriesOf({
+        partition,
+        partitionKeyName: 'pk',
+        sortKeyName: 'sk',
+        descending: false,
+        pageSize: () => 10,
+        stream,
+      }),
+    );
+    const keys: unknown[] = [];
+    for await (const entry of merged(streams, false)) keys.push(entry.sortKey);
+    expect(keys).toEqual(['b', '\uE000a', '\uFFFDz', '\u{1F600}b', '\u{1F600}c']);
+  });
+});

@@ -5,6 +5,7 @@
  * records a list request asks for, from the spec's own sort keys.
  */
 import type { ListSpec } from './list-index.ts';
+import { compareBytes } from './sort-key.ts';
 import { queryItems, type RawItem, recordOf, type StoredRecord } from './table.ts';
 
 export interface ListOrder {
@@ -46,7 +47,7 @@ export function comparatorOf<R extends { id: string }>(spec: ListSpec<R>, order:
       const c = compareKeys(lead(pattern.key(a as unknown as R)), lead(pattern.key(b as unknown as R)));
       if (c !== 0) return dir === 'asc' ? c : -c;
     }
-    const c = String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0;
+    const c = Math.sign(compareBytes(String(a.id), String(b.id)));
     return direction === 'asc' ? c : -c;
   };
 }
@@ -56,7 +57,7 @@ function compareKeys(a: string[] | number, b: string[] | number): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const x = a[i] ?? '';
     const y = b[i] ?? '';
-    if (x !== y) return x < y ? -1 : 1;
+    if (x !== y) return compareBytes(x, y) < 0 ? -1 : 1;
   }
   return 0;
 }
@@ -76,8 +77,10 @@ export async function* merged(streams: AsyncGenerator<Entry>[], descending: bool
       }
       const a = head.value.sortKey;
       const b = current.value.sortKey;
-      const before = typeof a === 'number' ? a < Number(b) : a < String(b);
-      const after = typeof a === 'number' ? a > Number(b) : a > String(b);
+      // Byte order, as DynamoDB returns each partition (sort-key.ts compareBytes).
+      const c = typeof a === 'number' ? a - Number(b) : compareBytes(a, String(b));
+      const before = c < 0;
+      const after = c > 0;
       if (descending ? after : before) best = i;
     }
     if (best === -1) return;
@@ -131,8 +134,8 @@ export async function* entriesOf(params: {
   }
 }
 
-const maxOf = (a: string | undefined, b: string) => (a === undefined || b > a ? b : a);
-const minOf = (a: string | undefined, b: string) => (a === undefined || b < a ? b : a);
+const maxOf = (a: string | undefined, b: string) => (a === undefined || compareBytes(b, a) > 0 ? b : a);
+const minOf = (a: string | undefined, b: string) => (a === undefined || compareBytes(b, a) < 0 ? b : a);
 
 /** Entries a Query of a walk asks for at least: ~4 KB of entries, what one read unit rounds to. */
 export const minEntriesPerQuery = 10;

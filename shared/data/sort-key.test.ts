@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldedText, leadingPart, sortKeyOf } from './sort-key.ts';
+import { compareBytes, foldedText, leadingPart, sortKeyOf } from './sort-key.ts';
 
 /** What lists promise (and what the in-memory sort before the indexes did): ICU, base strength, numeric. */
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
@@ -75,5 +75,28 @@ describe('Function: sortKeyOf', () => {
     // Assess
     expect(a < b).toBe(true);
     expect(leadingPart(a)).toBe(leadingPart(b));
+  });
+});
+
+describe('keys compared in memory as DynamoDB compares them', () => {
+  it('orders text by its UTF-8 bytes, characters above U+FFFF after U+E000–U+FFFF', () => {
+    const keys = ['b', '\u{1F600}x', '\uFF21', 'a\u0001z', 'a', '\uE000', 'ab', '\u{10000}'];
+    const byBytes = [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect([...keys].sort(compareBytes)).toEqual(byBytes);
+    // JavaScript's own order differs exactly there: the emoji's surrogates sort below U+E000.
+    expect([...keys].sort()).not.toEqual(byBytes);
+  });
+
+  it('agrees with the bytes on random strings of every plane', () => {
+    const planes = [0x41, 0x7f0, 0xe123, 0xfffd, 0x10437, 0x1f600, 0x10fff0];
+    for (let n = 0; n < 500; n++) {
+      const word = () =>
+        String.fromCodePoint(
+          ...Array.from({ length: 1 + (n % 4) }, (_, i) => planes[(n * 7 + i * 3) % planes.length] ?? 0x41),
+        );
+      const a = word() + String(n % 3);
+      const b = word() + String(n % 5);
+      expect(Math.sign(compareBytes(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    }
   });
 });

@@ -42,3 +42,27 @@ export function leadingPart(sortKey: string): string {
   const end = sortKey.indexOf(separator);
   return end === -1 ? sortKey : sortKey.slice(0, end);
 }
+
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
+
+/**
+ * Compares two keys as DynamoDB does: by their UTF-8 bytes, which is code point order. JavaScript's
+ * `<` compares UTF-16 units, which differs above U+FFFF: a character beyond it (a surrogate pair,
+ * U+D800–U+DFFF) sorts before U+E000–U+FFFF in units and after them in bytes. So a merge of
+ * index partitions, or a bound chosen in memory, that used `<` would disagree with the order and
+ * the resumption of DynamoDB's own Query for such keys.
+ */
+export function compareBytes(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (half of a character above U+FFFF) outranks any other unit; two of them, or two
+    // others, compare by value (pairs with one first half compare by their second).
+    const xs = isSurrogate(x);
+    if (xs !== isSurrogate(y)) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}

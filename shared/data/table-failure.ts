@@ -60,7 +60,9 @@ export function conditionFailure(kind: string, stored: unknown, cause: unknown):
  */
 export function isContention(error: unknown): boolean {
   const failure = error as { name?: string; CancellationReasons?: Array<{ Code?: string }> } | null;
-  if (failure?.name === 'TransactionConflictException') return true;
+  // The same transaction (its idempotency token) still running: an attempt whose answer was lost.
+  if (failure?.name === 'TransactionConflictException' || failure?.name === 'TransactionInProgressException')
+    return true;
   if (failure?.name !== 'TransactionCanceledException' || !failure.CancellationReasons) return false;
   const codes = failure.CancellationReasons.map((reason) => reason.Code ?? 'None');
   return (

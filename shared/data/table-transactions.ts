@@ -2,10 +2,12 @@
  * Writes that commit together or not at all (one TransactWriteItems call), with the reason a
  * cancelled transaction gives for its first refused write turned into that write's DataError.
  */
+import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './client.ts';
 import { conditionFailure, isContention, retryingContention, translate } from './table-failure.ts';
 import { type TableWrite, toTransactItem } from './table-write.ts';
+import { settleTally, tallied } from './tally.ts';
 
 /**
  * Counter changes of one transaction merged per item: DynamoDB refuses two operations on one
@@ -25,6 +27,10 @@ export function mergedCounterWrites(writes: readonly TableWrite[]): TableWrite[]
     if (seen) {
       seen.by += write.by;
       if (write.fields) seen.fields = { ...seen.fields, ...write.fields };
+      for (const [name, value] of Object.entries(write.greatest ?? {})) {
+        const kept = seen.greatest?.[name];
+        if (kept === undefined || kept < value) seen.greatest = { ...seen.greatest, [name]: value };
+      }
     } else {
       const copy = { ...write };
       adds.set(id, copy);
@@ -38,14 +44,22 @@ export function mergedCounterWrites(writes: readonly TableWrite[]): TableWrite[]
 
 /** All writes commit together or not at all (one TransactWriteItems call). */
 export async function transactWrite(requested: readonly TableWrite[]): Promise<void> {
-  const writes = mergedCounterWrites(requested);
-  // A new command (and idempotency token) per attempt: a cancelled transaction wrote nothing.
-  await retryingContention('transaction', () => sendTransaction(writes));
+  // Shared counters leave the transaction for its tally, applied once it committed (tally.ts).
+  const { writes, tally } = tallied(mergedCounterWrites(requested));
+  // One idempotency token for every attempt: an attempt whose answer was lost (a timeout) may
+  // have committed, and DynamoDB answers the same token with that success instead of running it
+  // again (which would fail its own conditions: a false 409); an attempt that was cancelled
+  // wrote nothing, and the same token runs it anew. Valid for 10 minutes, far beyond the retries.
+  const token = randomUUID();
+  await retryingContention('transaction', () => sendTransaction(writes, token));
+  if (tally) await settleTally(tally);
 }
 
-async function sendTransaction(writes: readonly TableWrite[]): Promise<void> {
+async function sendTransaction(writes: readonly TableWrite[], token: string): Promise<void> {
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: writes.map(toTransactItem) }));
+    await dynamo().send(
+      new TransactWriteCommand({ TransactItems: writes.map(toTransactItem), ClientRequestToken: token }),
+    );
   } catch (error) {
     const failure = error as {
       name?: string;

@@ -39,6 +39,18 @@ export type TableWrite =
       fields?: Record<string, string | number | boolean>;
       /** Further number attributes that move by the same amount (a count that is also an index key). */
       alsoAdd?: readonly string[];
+      /**
+       * Bookkeeping that writes of different records share (a list's counters and revision, a
+       * tag's usage): never an item of the record's own transaction, where two records' writes
+       * would meet on it (DynamoDB cancels both), but a change of the transaction's tally,
+       * applied right after it commits (tally.ts).
+       */
+      tally?: true;
+      /**
+       * Text attributes a tally keeps at their greatest value (a thread's newest comment id):
+       * tallies apply in no particular order, so a plain SET could go back (tally.ts).
+       */
+      greatest?: Record<string, string>;
     }
   /**
    * Set `set` and remove `remove` on an existing item, keeping every other attribute (what other

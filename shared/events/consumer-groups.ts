@@ -11,3 +11,9 @@ export type ConsumerGroup = (typeof consumerGroupNames)[number];
 export function isConsumerGroup(name: string | undefined): name is ConsumerGroup {
   return (consumerGroupNames as readonly (string | undefined)[]).includes(name);
 }
+
+/**
+ * The group that also applies the tallies writers left (shared/data/tally.ts): `records`, whose
+ * work is bookkeeping; the live group's webhooks and fan-out never wait for counters.
+ */
+export const appliesTallies = (group: ConsumerGroup): boolean => group === 'records';

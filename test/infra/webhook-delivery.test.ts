@@ -229,3 +229,24 @@ describe('Stack: service > webhook alarms', () => {
     expect(metrics).toEqual(['Errors', 'Throttles']);
   });
 });
+
+describe('Stack: service > stream processors', () => {
+  const filtersOf = (fn: ServiceFunction) => {
+    const fnId = logicalId(stacks.service, fn.function);
+    const mapping = Object.values(service).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' &&
+        JSON.stringify(r.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
+    );
+    return (mapping?.Properties.FilterCriteria?.Filters ?? []).map((f: { Pattern: string }) =>
+      JSON.parse(f.Pattern),
+    );
+  };
+
+  it('wakes the records group for outbox events and for tallies its writers left, the live group for events only', () => {
+    const entity = (pattern: { dynamodb: { NewImage: { entity: { S: string[] } } } }) =>
+      pattern.dynamodb.NewImage.entity.S[0];
+    expect(filtersOf(stacks.service.events.streamProcessor).map(entity)).toEqual(['event', 'tally']);
+    expect(filtersOf(stacks.service.events.liveStreamProcessor).map(entity)).toEqual(['event']);
+  });
+});

@@ -77,8 +77,18 @@ export function indexAttributes(workspaceId: WorkspaceId, comment: StoredComment
 export const counterKey = (workspaceId: WorkspaceId, target: string, name: string): Key =>
   listKeys.counter(workspaceScope(workspaceId), list, `${target}#${name}`);
 
-export function counterAdd(key: Key, by: number, fields?: Record<string, string>): TableWrite {
-  return { kind: 'add', key, entity: 'counter', attribute: 'count', by, ...(fields ? { fields } : {}) };
+export function counterAdd(key: Key, by: number, greatest?: Record<string, string>): TableWrite {
+  // A target's counters are every comment's of it: off the comment's transaction (data/tally.ts),
+  // which applies them in no particular order, so the newest id is kept at its greatest.
+  return {
+    kind: 'add',
+    key,
+    entity: 'counter',
+    attribute: 'count',
+    by,
+    ...(greatest ? { greatest } : {}),
+    tally: true,
+  };
 }
 
 /** The counter changes of a comment that becomes live (+1) or a tombstone (-1). */

@@ -15,6 +15,8 @@ export function revisionWrite(workspaceId: string): TableWrite {
     entity: 'custom_object_revision',
     attribute: 'revision',
     by: 1,
+    // Every definition's and relation's change moves it: off their transactions (data/tally.ts).
+    tally: true,
   };
 }
 

@@ -45,6 +45,8 @@ export const tagUsageStore = {
       attribute: 'count',
       alsoAdd: ['gsi6sk'],
       by,
+      // Every user carrying the tag moves it: off the user's transaction (data/tally.ts).
+      tally: true,
       fields: usageIndex(tagId),
     });
     return {

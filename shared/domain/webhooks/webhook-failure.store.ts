@@ -127,6 +127,7 @@ async function saveFailure(workspaceId: WorkspaceId, row: DeliveryFailureRecord)
     entity: 'counter',
     attribute: 'count',
     by: 1,
+    tally: true,
   }));
   try {
     await transactWrite([
