@@ -6,10 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   dynamoDbOperation,
+  indexRead,
   itemKey,
   keyedRequest,
   mergeBatchWrites,
+  partiqlWrite,
   splitBatchWrites,
+  writtenItems,
 } from './dynamodb-item-keys.ts';
 
 const keyAttributes = ['pk', 'sk'];
@@ -148,6 +151,92 @@ describe('Module: dynamodb-item-keys', () => {
       const second = { t: [{ n: 2 }], u: [{ n: 3 }] };
 
       expect(mergeBatchWrites(first, second)).toEqual({ t: [{ n: 1 }, { n: 2 }], u: [{ n: 3 }] });
+    });
+  });
+
+  describe('Function: writtenItems', () => {
+    it('names the items a TransactWriteItems writes, not those it only checks', () => {
+      const body = {
+        TransactItems: [
+          { Put: { TableName: 't', Item: item('a', '1', { x: { S: 'y' } }) } },
+          { Update: { TableName: 't', Key: item('b', '1'), UpdateExpression: 'SET x = :x' } },
+          { ConditionCheck: { TableName: 't', Key: item('c', '1'), ConditionExpression: 'x' } },
+          { Delete: { TableName: 'u', Key: item('d', '1') } },
+        ],
+      };
+
+      expect(writtenItems('TransactWriteItems', body)).toEqual([
+        { tableName: 't', attributes: item('a', '1', { x: { S: 'y' } }) },
+        { tableName: 't', attributes: item('b', '1') },
+        { tableName: 'u', attributes: item('d', '1') },
+      ]);
+    });
+
+    it('names every request of a BatchWriteItem, table by table', () => {
+      const body = {
+        RequestItems: {
+          t: [{ PutRequest: { Item: item('a', '1') } }, { DeleteRequest: { Key: item('b', '1') } }],
+          u: [{ PutRequest: { Item: item('c', '1') } }],
+        },
+      };
+
+      expect(writtenItems('BatchWriteItem', body)).toEqual([
+        { tableName: 't', attributes: item('a', '1') },
+        { tableName: 't', attributes: item('b', '1') },
+        { tableName: 'u', attributes: item('c', '1') },
+      ]);
+    });
+
+    it.each([
+      { operation: 'PutItem', body: { TableName: 't', Item: item('a', '1') } },
+      { operation: 'UpdateItem', body: { TableName: 't', Key: item('a', '1') } },
+      { operation: 'DeleteItem', body: { TableName: 't', Key: item('a', '1') } },
+    ])('names the item of a $operation', ({ operation, body }) => {
+      expect(writtenItems(operation, body)).toEqual([{ tableName: 't', attributes: item('a', '1') }]);
+    });
+
+    it.each(['GetItem', 'Query', 'TransactGetItems', undefined])('names none for %s', (operation) => {
+      expect(writtenItems(operation, { TableName: 't', Key: item('a', '1') })).toEqual([]);
+    });
+  });
+
+  describe('Function: indexRead', () => {
+    it.each(['Query', 'Scan'])('reads the table and index of a %s of an index', (operation) => {
+      expect(indexRead(operation, { TableName: 't', IndexName: 'gsi1' })).toEqual({
+        tableName: 't',
+        indexName: 'gsi1',
+      });
+    });
+
+    it.each([
+      { operation: 'Query', body: { TableName: 't' } },
+      { operation: 'GetItem', body: { TableName: 't', IndexName: 'gsi1' } },
+    ])('finds none in a $operation of $body', ({ operation, body }) => {
+      expect(indexRead(operation, body)).toBeUndefined();
+    });
+  });
+
+  describe('Function: partiqlWrite', () => {
+    it.each([
+      {
+        operation: 'ExecuteStatement',
+        body: { Statement: 'UPDATE "t" SET x = 1 WHERE pk = ?' },
+        writes: true,
+      },
+      { operation: 'ExecuteStatement', body: { Statement: ' select * from "t"' }, writes: false },
+      {
+        operation: 'BatchExecuteStatement',
+        body: { Statements: [{ Statement: 'SELECT * FROM t' }, { Statement: 'DELETE FROM t WHERE pk = ?' }] },
+        writes: true,
+      },
+      {
+        operation: 'ExecuteTransaction',
+        body: { TransactStatements: [{ Statement: 'SELECT 1' }] },
+        writes: false,
+      },
+      { operation: 'PutItem', body: { Statement: 'INSERT' }, writes: false },
+    ])('takes $body of $operation for a write: $writes', ({ operation, body, writes }) => {
+      expect(partiqlWrite(operation, body)).toBe(writes);
     });
   });
 });

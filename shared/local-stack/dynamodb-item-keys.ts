@@ -134,3 +134,75 @@ export function mergeBatchWrites(first: BatchWrites, second: BatchWrites): Batch
 
 export const countBatchWrites = (items: BatchWrites): number =>
   Object.values(items).reduce((sum, requests) => sum + requests.length, 0);
+
+/** An item a write names: its table and the attributes it was named by (a Put's item, else a key). */
+export interface WrittenItem {
+  tableName: string;
+  attributes: Json;
+}
+
+/**
+ * The items a write changes if it succeeds, for the index lag (dynamodb-index-lag.ts): PutItem,
+ * UpdateItem, DeleteItem, every request of a BatchWriteItem, the Put, Update and Delete actions
+ * of a TransactWriteItems (a ConditionCheck writes nothing). Empty for anything else.
+ */
+export function writtenItems(operation: string | undefined, body: unknown): WrittenItem[] {
+  const request = objectOr(body);
+  const named = (tableName: unknown, attributes: unknown): WrittenItem[] =>
+    typeof tableName === 'string' && isObject(attributes) ? [{ tableName, attributes }] : [];
+  switch (operation) {
+    case 'PutItem':
+      return named(request.TableName, request.Item);
+    case 'UpdateItem':
+    case 'DeleteItem':
+      return named(request.TableName, request.Key);
+    case 'BatchWriteItem':
+      return Object.entries(asBatchWrites(request.RequestItems)).flatMap(([tableName, requests]) =>
+        requests.flatMap((one) => {
+          const { PutRequest, DeleteRequest } = objectOr(one);
+          return isObject(PutRequest)
+            ? named(tableName, PutRequest.Item)
+            : named(tableName, objectOr(DeleteRequest).Key);
+        }),
+      );
+    case 'TransactWriteItems':
+      return transactItems(request).flatMap((action) => {
+        if (isObject(action.Put)) return named(action.Put.TableName, action.Put.Item);
+        const keyed = objectOr(action.Update ?? action.Delete);
+        return named(keyed.TableName, keyed.Key);
+      });
+    default:
+      return [];
+  }
+}
+
+/** A Query or Scan of an index (`IndexName`): which table and index it reads, else undefined. */
+export function indexRead(
+  operation: string | undefined,
+  body: unknown,
+): { tableName: string; indexName: string } | undefined {
+  if (operation !== 'Query' && operation !== 'Scan') return undefined;
+  const { TableName, IndexName } = objectOr(body);
+  return typeof TableName === 'string' && typeof IndexName === 'string'
+    ? { tableName: TableName, indexName: IndexName }
+    : undefined;
+}
+
+/**
+ * A PartiQL request that may write: any statement of ExecuteStatement, BatchExecuteStatement or
+ * ExecuteTransaction that is not a SELECT. Its items are not read from the statement text.
+ */
+export function partiqlWrite(operation: string | undefined, body: unknown): boolean {
+  const request = objectOr(body);
+  const statements = (list: unknown): unknown[] =>
+    Array.isArray(list) ? list.map((entry) => objectOr(entry).Statement) : [];
+  const texts =
+    operation === 'ExecuteStatement'
+      ? [request.Statement]
+      : operation === 'BatchExecuteStatement'
+        ? statements(request.Statements)
+        : operation === 'ExecuteTransaction'
+          ? statements(request.TransactStatements)
+          : [];
+  return texts.some((text) => typeof text !== 'string' || !/^\s*select\b/i.test(text));
+}

@@ -20,6 +20,7 @@ describe('Function: semanticsProxyIfAsked', () => {
     const proxy = await semanticsProxyIfAsked(target, {
       FSM_DYNAMODB_SEMANTICS: 'dynamodb',
       FSM_DYNAMODB_HOLD_MS: '40',
+      FSM_DYNAMODB_INDEX_LAG_MS: '300',
     });
     try {
       expect(proxy?.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -38,6 +39,14 @@ describe('Function: semanticsProxyIfAsked', () => {
     {
       env: { FSM_DYNAMODB_SEMANTICS: 'dynamodb', FSM_DYNAMODB_HOLD_MS: '-1' },
       error: /FSM_DYNAMODB_HOLD_MS/,
+    },
+    {
+      env: { FSM_DYNAMODB_SEMANTICS: 'dynamodb', FSM_DYNAMODB_INDEX_LAG_MS: 'later' },
+      error: /FSM_DYNAMODB_INDEX_LAG_MS is 'later'/,
+    },
+    {
+      env: { FSM_DYNAMODB_INDEX_LAG_MS: '300' },
+      error: /FSM_DYNAMODB_INDEX_LAG_MS is '300' but FSM_DYNAMODB_SEMANTICS is not 'dynamodb'/,
     },
   ])('refuses $env', async ({ env, error }) => {
     await expect(semanticsProxyIfAsked(target, env)).rejects.toThrow(error);

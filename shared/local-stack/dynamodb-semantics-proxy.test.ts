@@ -3,12 +3,15 @@
  * drives it: what DynamoDB answers when writes meet a transaction in flight, read the way the
  * data layer reads it (error name, CancellationReasons). Overlap is made certain, not hoped for:
  * a second request starts only once the proxy counted the first transaction as holding its
- * items, and the hold (400 ms) is far longer than one round trip to DynamoDB Local.
+ * items, and the hold (400 ms) is far longer than one round trip to DynamoDB Local. The index
+ * lag likewise: a read "before the lag passed" is checked to have come while the write was still
+ * pending in the proxy, not assumed to.
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  ListTablesCommand,
   TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
@@ -25,6 +28,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_REGION, LOCAL_CREDENTIALS } from './create-resources.ts';
+import { shadowTableName } from './dynamodb-index-lag.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import { type DynamoDbSemanticsProxy, startDynamoDbSemanticsProxy } from './dynamodb-semantics-proxy.ts';
 import { checkJava } from './prerequisites.ts';
@@ -74,6 +78,35 @@ afterAll(async () => {
   await proxy?.stop();
   await ddb?.stop();
 }, 30_000);
+
+/** A table with one GSI (`gsi1pk`/`gsi1sk`, all attributes projected), as the service's indexes. */
+async function createIndexedTable(name: string): Promise<void> {
+  await direct.send(
+    new CreateTableCommand({
+      TableName: name,
+      AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map((AttributeName) => ({
+        AttributeName,
+        AttributeType: 'S',
+      })),
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'gsi1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+    }),
+  );
+}
 
 let itemCount = 0;
 /** A key of its own per call, so the tests never meet on an item by accident. */
@@ -264,5 +297,200 @@ describe('Function: startDynamoDbSemanticsProxy', () => {
       );
       expect(after.Responses?.[0]?.Item?.value).toBe('holder');
     });
+  });
+});
+
+describe('Function: startDynamoDbSemanticsProxy, with indexLagMs', () => {
+  const IndexedTable = 'semantics-proxy-indexed';
+  const lagMs = 300;
+  let lagging: DynamoDbSemanticsProxy;
+  let laggingClient: DynamoDBDocumentClient;
+
+  beforeAll(async () => {
+    // An item written before the proxy first meets the table is in its index at once.
+    await createIndexedTable(IndexedTable);
+    await direct.send(
+      new PutCommand({
+        TableName: IndexedTable,
+        Item: { pk: 'EARLIER', sk: 'A', gsi1pk: 'EARLIER', gsi1sk: 'A' },
+      }),
+    );
+    lagging = await startDynamoDbSemanticsProxy({ target: ddb.endpoint, holdMs: 0, indexLagMs: lagMs });
+    laggingClient = documentClient(lagging.endpoint);
+  }, 30_000);
+
+  afterAll(async () => {
+    laggingClient?.destroy();
+    await lagging?.stop();
+  }, 30_000);
+
+  let indexKeyCount = 0;
+  const newIndexKey = () => `GROUP#${++indexKeyCount}`;
+  const indexed = (gsi1pk: string) =>
+    laggingClient.send(
+      new QueryCommand({
+        TableName: IndexedTable,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+    );
+  const read = async (key: { pk: string; sk: string }) =>
+    (await laggingClient.send(new GetCommand({ TableName: IndexedTable, Key: key, ConsistentRead: true })))
+      .Item;
+
+  /** Runs `write`, then `before` at once, asserting it ran while the write was still pending. */
+  async function beforeAndAfterTheLag(
+    write: () => Promise<unknown>,
+    before: () => Promise<void>,
+    after: () => Promise<void>,
+  ): Promise<void> {
+    // The lag counts from DynamoDB's answer, which comes after this (and before the client has it).
+    const sent = Date.now();
+    await write();
+    await before();
+    // The reads above came before the lag passed: the write was not applied to the index yet.
+    expect(lagging.stats().indexWritesPending).toBeGreaterThan(0);
+    await lagging.settled();
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(lagMs);
+    expect(lagging.stats().indexWritesPending).toBe(0);
+    await after();
+  }
+
+  it('shows a new item to a base-table read at once, and to an index Query only after the lag', async () => {
+    const key = { pk: 'LAG#put', sk: 'A' };
+    const group = newIndexKey();
+
+    await beforeAndAfterTheLag(
+      () =>
+        laggingClient.send(
+          new PutCommand({ TableName: IndexedTable, Item: { ...key, gsi1pk: group, gsi1sk: '1' } }),
+        ),
+      async () => {
+        expect((await read(key))?.gsi1pk).toBe(group);
+        const base = await laggingClient.send(
+          new QueryCommand({
+            TableName: IndexedTable,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': key.pk },
+          }),
+        );
+        expect(base.Items).toHaveLength(1);
+        expect((await indexed(group)).Items).toEqual([]);
+      },
+      async () => {
+        const query = await indexed(group);
+        expect(query.Items).toEqual([{ ...key, gsi1pk: group, gsi1sk: '1' }]);
+        // The copy the index is read from never shows its name.
+        expect(query.ConsumedCapacity?.TableName).toBe(IndexedTable);
+      },
+    );
+  });
+
+  it('keeps an updated item under its old index key until the lag passed', async () => {
+    const key = { pk: 'LAG#update', sk: 'A' };
+    const [from, to] = [newIndexKey(), newIndexKey()];
+    await laggingClient.send(
+      new PutCommand({ TableName: IndexedTable, Item: { ...key, gsi1pk: from, gsi1sk: '1' } }),
+    );
+    await lagging.settled();
+
+    await beforeAndAfterTheLag(
+      () =>
+        laggingClient.send(
+          new UpdateCommand({
+            TableName: IndexedTable,
+            Key: key,
+            UpdateExpression: 'SET gsi1pk = :to, gsi1sk = :sk',
+            ExpressionAttributeValues: { ':to': to, ':sk': '2' },
+          }),
+        ),
+      async () => {
+        expect((await read(key))?.gsi1pk).toBe(to);
+        expect((await indexed(from)).Items).toEqual([{ ...key, gsi1pk: from, gsi1sk: '1' }]);
+        expect((await indexed(to)).Items).toEqual([]);
+      },
+      async () => {
+        expect((await indexed(from)).Items).toEqual([]);
+        expect((await indexed(to)).Items).toEqual([{ ...key, gsi1pk: to, gsi1sk: '2' }]);
+      },
+    );
+  });
+
+  it('keeps a deleted item in the index until the lag passed', async () => {
+    const key = { pk: 'LAG#delete', sk: 'A' };
+    const group = newIndexKey();
+    await laggingClient.send(
+      new PutCommand({ TableName: IndexedTable, Item: { ...key, gsi1pk: group, gsi1sk: '1' } }),
+    );
+    await lagging.settled();
+
+    await beforeAndAfterTheLag(
+      () => laggingClient.send(new DeleteCommand({ TableName: IndexedTable, Key: key })),
+      async () => {
+        expect(await read(key)).toBeUndefined();
+        expect((await indexed(group)).Items).toHaveLength(1);
+      },
+      async () => {
+        expect((await indexed(group)).Items).toEqual([]);
+      },
+    );
+  });
+
+  it('lags the items of a BatchWriteItem and of a TransactWriteItems alike', async () => {
+    const group = newIndexKey();
+    const item = (pk: string) => ({ pk, sk: 'A', gsi1pk: group, gsi1sk: pk });
+
+    await beforeAndAfterTheLag(
+      () =>
+        Promise.all([
+          laggingClient.send(
+            new BatchWriteCommand({
+              RequestItems: { [IndexedTable]: [{ PutRequest: { Item: item('LAG#batch') } }] },
+            }),
+          ),
+          laggingClient.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Put: { TableName: IndexedTable, Item: item('LAG#tx') } }],
+            }),
+          ),
+        ]),
+      async () => {
+        expect((await indexed(group)).Items).toEqual([]);
+      },
+      async () => {
+        expect((await indexed(group)).Items).toEqual([item('LAG#batch'), item('LAG#tx')]);
+      },
+    );
+  });
+
+  it('starts the index from what the table held, and keeps its copy out of sight', async () => {
+    const listed = await laggingClient.send(new ListTablesCommand({}));
+    const copy = await direct.send(new DescribeTableCommand({ TableName: shadowTableName(IndexedTable) }));
+
+    expect((await indexed('EARLIER')).Items).toHaveLength(1);
+    expect(listed.TableNames).toContain(IndexedTable);
+    expect(listed.TableNames).not.toContain(shadowTableName(IndexedTable));
+    // No stream: whoever polls the table's stream never sees the copy's writes.
+    expect(copy.Table?.StreamSpecification?.StreamEnabled).not.toBe(true);
+    expect(copy.Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(['gsi1']);
+  });
+
+  it('deletes its copy when stopped', async () => {
+    const other = 'semantics-proxy-stopped';
+    await createIndexedTable(other);
+    const shortLived = await startDynamoDbSemanticsProxy({ target: ddb.endpoint, indexLagMs: lagMs });
+    const shortClient = documentClient(shortLived.endpoint);
+    await shortClient.send(
+      new PutCommand({ TableName: other, Item: { pk: 'A', sk: 'A', gsi1pk: 'G', gsi1sk: 'A' } }),
+    );
+    const whileRunning = await direct.send(new ListTablesCommand({}));
+
+    shortClient.destroy();
+    await shortLived.stop();
+
+    expect(whileRunning.TableNames).toContain(shadowTableName(other));
+    expect((await direct.send(new ListTablesCommand({}))).TableNames).not.toContain(shadowTableName(other));
   });
 });

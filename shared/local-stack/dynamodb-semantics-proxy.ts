@@ -7,7 +7,10 @@
  * and a BatchWriteItem gets the item back in `UnprocessedItems`. Here a TransactWriteItems holds
  * its items from the moment it arrives until `holdMs` after DynamoDB Local answered it (the
  * window is real on DynamoDB; widening it makes concurrent requests of a test really meet).
- * Every other request, and every byte of every answer not refused here, passes through as is.
+ * With `indexLagMs`, a Query or Scan of a global secondary index is served from a copy of the
+ * table that follows it that much later (dynamodb-index-lag.ts), as DynamoDB's GSIs are
+ * eventually consistent. Every other request, and every byte of every answer not refused or
+ * re-addressed here, passes through as is.
  * See shared/data/README.md, "Testing under DynamoDB's semantics".
  */
 import { randomUUID } from 'node:crypto';
@@ -25,14 +28,19 @@ import {
   transactionCancelled,
   transactionConflict,
 } from './dynamodb-conflict-answers.ts';
+import { type IndexLag, startIndexLag } from './dynamodb-index-lag.ts';
 import {
   asBatchWrites,
   type BatchWrites,
   countBatchWrites,
   dynamoDbOperation,
+  indexRead,
   keyedRequest,
   mergeBatchWrites,
+  partiqlWrite,
   splitBatchWrites,
+  type WrittenItem,
+  writtenItems,
 } from './dynamodb-item-keys.ts';
 
 export interface DynamoDbSemanticsProxyOptions {
@@ -42,6 +50,13 @@ export interface DynamoDbSemanticsProxyOptions {
   holdMs?: number;
   /** The table's key attributes. Default `['pk', 'sk']`. */
   keyAttributes?: readonly string[];
+  /**
+   * How long a global secondary index lags its table: a Query or Scan naming an `IndexName` sees
+   * a write only this long after DynamoDB answered it. Default 0: indexes see every write at once.
+   */
+  indexLagMs?: number;
+  /** The region of the proxy's own calls (the index lag's); default eu-central-1. */
+  region?: string;
 }
 
 export interface DynamoDbSemanticsProxyStats {
@@ -53,12 +68,18 @@ export interface DynamoDbSemanticsProxyStats {
   writesRefused: number;
   /** Items held right now. */
   heldItems: number;
+  /** Writes not yet visible to index reads (always 0 without `indexLagMs`). */
+  indexWritesPending: number;
+  /** Times the index lag failed to follow writes (the table's index copy is rebuilt then). */
+  indexLagFailures: number;
 }
 
 export interface DynamoDbSemanticsProxy {
   endpoint: string;
   stop(): Promise<void>;
   stats(): DynamoDbSemanticsProxyStats;
+  /** Resolves once every write answered so far is visible to index reads. */
+  settled(): Promise<void>;
 }
 
 /** Headers of one connection, not of the request: never forwarded. */
@@ -72,33 +93,41 @@ export async function startDynamoDbSemanticsProxy(
   const target = new URL(options.target);
   if (!Number.isFinite(holdMs) || holdMs < 0) throw new Error(`holdMs must be 0 or more, not ${holdMs}`);
   if (keyAttributes.length === 0) throw new Error('keyAttributes must name at least one attribute');
+  const indexLagMs = options.indexLagMs ?? 0;
+  if (!Number.isFinite(indexLagMs) || indexLagMs < 0) {
+    throw new Error(`indexLagMs must be 0 or more, not ${indexLagMs}`);
+  }
+  const lag =
+    indexLagMs > 0
+      ? startIndexLag({ target: options.target, lagMs: indexLagMs, ...regionOf(options) })
+      : undefined;
 
   const held = new Set<string>();
   const releases = new Set<NodeJS.Timeout>();
   const counts = { transactions: 0, cancelled: 0, writesRefused: 0 };
   const agent = new Agent({ keepAlive: true });
 
-  /** Sends the request on to the target, with `body` in place of the one it came with. */
-  const send = (incoming: IncomingMessage, body: Buffer, headers = incoming.headers) =>
-    new Promise<IncomingMessage>((resolve, reject) => {
-      const outgoing = httpRequest(
-        {
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: { ...withoutHopByHop(headers), 'content-length': String(body.length) },
-          agent,
-        },
-        resolve,
-      );
-      outgoing.once('error', reject);
-      outgoing.end(body);
-    });
+  const send = sender(target, agent);
 
-  const forward = async (incoming: IncomingMessage, body: Buffer, response: ServerResponse) =>
-    pipeBack(await send(incoming, body), response);
+  /**
+   * Sends the request on and streams the answer back. `answered` sees the answer before the
+   * client does: a client that got the answer of a write finds it pending in settled().
+   */
+  const forward = async (
+    incoming: IncomingMessage,
+    body: Buffer,
+    response: ServerResponse,
+    answered?: (upstream: IncomingMessage) => void,
+  ) => {
+    const upstream = await send(incoming, body);
+    answered?.(upstream);
+    return pipeBack(upstream, response);
+  };
+
+  /** The index lag follows a write DynamoDB took. */
+  const wrote = (items: readonly WrittenItem[]) => (upstream: IncomingMessage) => {
+    if (upstream.statusCode === 200 && items.length > 0) lag?.written(items);
+  };
 
   const holdWhile = async (keys: readonly string[], work: () => Promise<void>) => {
     for (const key of keys) held.add(key);
@@ -121,15 +150,18 @@ export async function startDynamoDbSemanticsProxy(
   ) => {
     const { forward: rest, heldBack } = splitBatchWrites(requestItems, (key) => held.has(key), keyAttributes);
     const refused = countBatchWrites(heldBack);
-    if (refused === 0) return forward(incoming, body, response);
+    if (refused === 0)
+      return forward(incoming, body, response, wrote(writtenItems('BatchWriteItem', { RequestItems: rest })));
     counts.writesRefused += refused;
     if (countBatchWrites(rest) === 0) return answer(response, unprocessedOnly(heldBack));
     const request = { ...JSON.parse(body.toString('utf8')), RequestItems: rest };
-    // The answer is rewritten below, so it must come back as plain JSON.
-    const { 'accept-encoding': _encoding, ...headers } = incoming.headers;
-    const upstream = await send(incoming, Buffer.from(JSON.stringify(request)), headers);
-    const upstreamBody = await readAll(upstream);
+    const { upstream, upstreamBody } = await sendForRewrite(
+      send,
+      incoming,
+      Buffer.from(JSON.stringify(request)),
+    );
     if (upstream.statusCode !== 200) return answer(response, passedOn(upstream, upstreamBody));
+    wrote(writtenItems('BatchWriteItem', request))(upstream);
     const result = JSON.parse(upstreamBody.toString('utf8'));
     result.UnprocessedItems = mergeBatchWrites(asBatchWrites(result.UnprocessedItems), heldBack);
     return answer(response, rewritten(upstream, JSON.stringify(result)));
@@ -138,7 +170,16 @@ export async function startDynamoDbSemanticsProxy(
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
     const body = await readAll(incoming);
     const operation = dynamoDbOperation(incoming.headers['x-amz-target']?.toString());
-    const request = keyedRequest(operation, operation ? parseJson(body) : undefined, keyAttributes);
+    const json = operation ? parseJson(body) : undefined;
+    const written = lag ? writtenItems(operation, json) : [];
+    if (lag) {
+      const lagged = await laggingRead(lag, operation, json);
+      if (lagged) return readLagging(send, incoming, response, lagged);
+      if (operation === 'ListTables') return listTables(send, lag, incoming, body, response);
+      // The copies exist before the first write of their table goes on (they start from the table).
+      await lag.prepare(written.map((item) => item.tableName));
+    }
+    const request = keyedRequest(operation, json, keyAttributes);
     switch (request.kind) {
       case 'transaction': {
         const conflicting = request.keys.map((key) => held.has(key));
@@ -148,16 +189,16 @@ export async function startDynamoDbSemanticsProxy(
         }
         if (!request.writes) return forward(incoming, body, response);
         counts.transactions++;
-        return holdWhile(request.keys, () => forward(incoming, body, response));
+        return holdWhile(request.keys, () => forward(incoming, body, response, wrote(written)));
       }
       case 'single-write':
-        if (!held.has(request.key)) return forward(incoming, body, response);
+        if (!held.has(request.key)) return forward(incoming, body, response, wrote(written));
         counts.writesRefused++;
         return answer(response, transactionConflict());
       case 'batch-write':
         return batchWrite(incoming, body, response, request.requestItems);
       default:
-        return forward(incoming, body, response);
+        return forward(incoming, body, response, () => lag && followTableChanges(lag, operation, json));
     }
   };
 
@@ -176,7 +217,13 @@ export async function startDynamoDbSemanticsProxy(
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stats: () => ({ ...counts, heldItems: held.size }),
+    stats: () => ({
+      ...counts,
+      heldItems: held.size,
+      indexWritesPending: lag?.pending() ?? 0,
+      indexLagFailures: lag?.failures() ?? 0,
+    }),
+    settled: async () => lag?.settled(),
     stop: async () => {
       for (const release of releases) clearTimeout(release);
       releases.clear();
@@ -186,8 +233,98 @@ export async function startDynamoDbSemanticsProxy(
         server.closeAllConnections();
       });
       agent.destroy();
+      await lag?.stop();
     },
   };
+}
+
+const regionOf = (options: DynamoDbSemanticsProxyOptions) =>
+  options.region ? { region: options.region } : {};
+
+/** A Query or Scan of a GSI of a table the index lag follows: the request to send to its copy. */
+async function laggingRead(lag: IndexLag, operation: string | undefined, json: unknown) {
+  const read = indexRead(operation, json);
+  const shadowName = read && (await lag.shadowFor(read.tableName, read.indexName));
+  if (!read || !shadowName) return undefined;
+  return { request: json as Record<string, unknown>, tableName: read.tableName, shadowName };
+}
+
+/**
+ * A table created, changed or deleted through the proxy gets a new copy on next use (its indexes
+ * may differ); a PartiQL write, whose items are not read here, renews every copy.
+ */
+function followTableChanges(lag: IndexLag, operation: string | undefined, json: unknown): void {
+  const tableName = (json as { TableName?: unknown } | undefined)?.TableName;
+  if (operation === 'CreateTable' || operation === 'UpdateTable' || operation === 'DeleteTable') {
+    if (typeof tableName === 'string') lag.forget(tableName);
+  } else if (partiqlWrite(operation, json)) {
+    lag.forgetAll();
+  }
+}
+
+type Send = (
+  incoming: IncomingMessage,
+  body: Buffer,
+  headers?: IncomingHttpHeaders,
+) => Promise<IncomingMessage>;
+
+/** Sends a request on to the target, with `body` in place of the one it came with. */
+function sender(target: URL, agent: Agent): Send {
+  return (incoming, body, headers = incoming.headers) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const outgoing = httpRequest(
+        {
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...withoutHopByHop(headers), 'content-length': String(body.length) },
+          agent,
+        },
+        resolve,
+      );
+      outgoing.once('error', reject);
+      outgoing.end(body);
+    });
+}
+
+/** Sends the request on and reads the whole answer, asked for as plain JSON (it may be rewritten). */
+async function sendForRewrite(send: Send, incoming: IncomingMessage, body: Buffer) {
+  const { 'accept-encoding': _encoding, ...headers } = incoming.headers;
+  const upstream = await send(incoming, body, headers);
+  return { upstream, upstreamBody: await readAll(upstream) };
+}
+
+/** A Query or Scan of an index, sent to the lagging copy; the copy's name never shows. */
+async function readLagging(
+  send: Send,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+  read: { request: Record<string, unknown>; tableName: string; shadowName: string },
+): Promise<void> {
+  const body = Buffer.from(JSON.stringify({ ...read.request, TableName: read.shadowName }));
+  const { upstream, upstreamBody } = await sendForRewrite(send, incoming, body);
+  const text = upstreamBody.toString('utf8');
+  if (!text.includes(read.shadowName)) return answer(response, passedOn(upstream, upstreamBody));
+  return answer(response, rewritten(upstream, text.replaceAll(read.shadowName, read.tableName)));
+}
+
+/** ListTables without the index lag's copies. */
+async function listTables(
+  send: Send,
+  lag: IndexLag,
+  incoming: IncomingMessage,
+  body: Buffer,
+  response: ServerResponse,
+): Promise<void> {
+  const { upstream, upstreamBody } = await sendForRewrite(send, incoming, body);
+  if (upstream.statusCode !== 200) return answer(response, passedOn(upstream, upstreamBody));
+  const result = JSON.parse(upstreamBody.toString('utf8'));
+  if (Array.isArray(result.TableNames)) {
+    result.TableNames = result.TableNames.filter((name: unknown) => !lag.isShadow(String(name)));
+  }
+  return answer(response, rewritten(upstream, JSON.stringify(result)));
 }
 
 function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
@@ -218,7 +355,11 @@ function passedOn(upstream: IncomingMessage, body: Buffer): BufferedAnswer {
 /** The target's answer with another body: its checksum no longer holds, so it goes. */
 function rewritten(upstream: IncomingMessage, body: string): BufferedAnswer {
   const { 'x-amz-crc32': _crc, ...headers } = withoutHopByHop(upstream.headers) as Record<string, string>;
-  return { status: 200, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body };
+  return {
+    status: upstream.statusCode ?? 502,
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  };
 }
 
 /** A BatchWriteItem none of whose items could be written: DynamoDB answers 200 with all unprocessed. */
