@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole service on this machine. Environment: PORT (default 3000), DATA_DIR
- * (default .data), FSM_SEED (seed file; a demo workspace when unset). Ctrl-C stops cleanly.
+ * (default .data), FSM_SEED (seed file; a demo workspace when unset), FSM_DYNAMODB_ENDPOINT (a
+ * DynamoDB to use instead of starting DynamoDB Local). Ctrl-C stops cleanly.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,9 +34,11 @@ try {
   const workspace = stack.seed.workspaces[0];
   const client = workspace?.clients[0];
   const realm = workspace?.realm ?? 'shared';
-  console.log(
-    `fsm: DynamoDB Local at ${stack.endpoints.dynamodb} (table fsm); SQS/S3 emulator at ${stack.endpoints.aws}`,
-  );
+  // Named as the endpoint it is: test/support and bench/ read the DynamoDB endpoint from this line.
+  const dynamodb = stack.dynamodb.own
+    ? `DynamoDB Local at ${stack.endpoints.dynamodb}`
+    : `DynamoDB at ${stack.endpoints.dynamodb} (FSM_DYNAMODB_ENDPOINT; no DynamoDB Local started${stack.dynamodb.streams ? '' : ', no streams there'})`;
+  console.log(`fsm: ${dynamodb} (table fsm); SQS/S3 emulator at ${stack.endpoints.aws}`);
   console.log(
     `fsm: ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (data in ${stack.dataDir})`,
   );

@@ -16,7 +16,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableDefinition } from '../data/table-definition.ts';
 import { type AwsEmulators, startAwsEmulators } from './aws-emulators.ts';
-import { type CreateResourcesOptions, createResources, LOCAL_CREDENTIALS } from './create-resources.ts';
+import {
+  type CreateResourcesOptions,
+  createResources,
+  createTable,
+  LOCAL_CREDENTIALS,
+} from './create-resources.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import { checkJava } from './prerequisites.ts';
 
@@ -85,6 +90,24 @@ describe('createResources', () => {
       AttributeName: tableDefinition.ttlAttribute,
       TimeToLiveStatus: 'ENABLED',
     });
+  });
+
+  it('leaves the stream out for an endpoint without streams (withStream: false), every time', async () => {
+    const table = {
+      endpoint: ddb.endpoint,
+      region,
+      tableName: 'resources-test-no-stream',
+      withStream: false,
+    };
+
+    await createTable(table);
+    await createTable(table);
+
+    const client = new DynamoDBClient({ endpoint: ddb.endpoint, region, credentials: LOCAL_CREDENTIALS });
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: table.tableName }));
+    client.destroy();
+    expect(Table?.StreamSpecification?.StreamEnabled).not.toBe(true);
+    expect(Table?.GlobalSecondaryIndexes).toHaveLength(tableDefinition.indexes.length);
   });
 
   it('runs again over existing resources, updating changed queue attributes, and they work', async () => {

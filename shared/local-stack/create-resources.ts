@@ -39,6 +39,8 @@ export interface CreateResourcesOptions {
   awsEndpoint: string;
   region?: string;
   tableName: string;
+  /** Whether the table gets its stream; false for a DynamoDB endpoint without streams. Default true. */
+  withStream?: boolean;
   queues: Array<{ name: string; attributes?: Record<string, string> }>;
   bucketName: string;
 }
@@ -47,7 +49,12 @@ export async function createResources(
   opts: CreateResourcesOptions,
 ): Promise<{ queueUrls: Record<string, string> }> {
   const region = opts.region ?? DEFAULT_REGION;
-  await createTable({ endpoint: opts.dynamodbEndpoint, region, tableName: opts.tableName });
+  await createTable({
+    endpoint: opts.dynamodbEndpoint,
+    region,
+    tableName: opts.tableName,
+    ...(opts.withStream === undefined ? {} : { withStream: opts.withStream }),
+  });
   const queueUrls = await createQueues({ endpoint: opts.awsEndpoint, region, queues: opts.queues });
   await createBucket({ endpoint: opts.awsEndpoint, region, bucketName: opts.bucketName });
   return { queueUrls };
@@ -56,12 +63,15 @@ export async function createResources(
 /**
  * The table from `tableDefinition`, with its stream, GSIs and TTL, ACTIVE when this resolves.
  * An existing table (persisted from an earlier run) gets missing indexes, stream and TTL added.
+ * `withStream: false` (an endpoint that serves no streams) leaves the stream out.
  */
 export async function createTable(opts: {
   endpoint: string;
   region?: string;
   tableName: string;
+  withStream?: boolean;
 }): Promise<void> {
+  const withStream = opts.withStream ?? true;
   // Each step of the start-up is retried as a whole (start-up-retry.ts): deadlines per attempt.
   const client = dynamoDbClient({
     endpoint: opts.endpoint,
@@ -85,7 +95,14 @@ export async function createTable(opts: {
             ...(tableDefinition.indexes.length > 0
               ? { GlobalSecondaryIndexes: tableDefinition.indexes.map(globalSecondaryIndex) }
               : {}),
-            StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamViewType },
+            ...(withStream
+              ? {
+                  StreamSpecification: {
+                    StreamEnabled: true,
+                    StreamViewType: tableDefinition.streamViewType,
+                  },
+                }
+              : {}),
           }),
         );
       } catch (error) {
@@ -96,7 +113,9 @@ export async function createTable(opts: {
     }
 
     const stream = table.StreamSpecification;
-    if (!stream?.StreamEnabled) {
+    if (!withStream) {
+      // Nothing to add: the endpoint has no streams to read.
+    } else if (!stream?.StreamEnabled) {
       await client.send(
         new UpdateTableCommand({
           TableName,

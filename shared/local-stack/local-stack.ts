@@ -3,7 +3,9 @@
  * (streams on, data under DATA_DIR), the SQS/S3 emulator, table/queues/bucket, the seed, the
  * identity provider, the API serving the route table through the Lambda handlers, and the
  * stream poller standing in for the Lambda event-source mapping. Real AWS SDK clients talk to
- * the emulators; nothing behind the handlers is an in-memory fake.
+ * the emulators; nothing behind the handlers is an in-memory fake. With FSM_DYNAMODB_ENDPOINT
+ * set, that DynamoDB-compatible endpoint is used instead of a DynamoDB Local of its own
+ * (dynamodb-endpoint.ts).
  */
 import { constants as fsConstants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -37,7 +39,7 @@ import { type AdminClientCredentials, bootstrapAdminClient } from './admin-boots
 import { applyQueues, startApplyPollers } from './apply-pollers.ts';
 import { startAwsEmulators } from './aws-emulators.ts';
 import { createResources, DEFAULT_REGION } from './create-resources.ts';
-import { startDynamoDbLocal } from './dynamodb-local.ts';
+import { givenDynamoDbEndpoint, startStackDynamoDb, streamsServed } from './dynamodb-endpoint.ts';
 import { semanticsProxyIfAsked } from './dynamodb-semantics-opt-in.ts';
 import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
@@ -61,6 +63,11 @@ export interface LocalStack {
   baseUrl: string;
   /** The emulators' endpoints, for tools (aws --endpoint-url) and benchmarks. */
   endpoints: { dynamodb: string; aws: string };
+  /**
+   * Whether the stack started its own DynamoDB Local (false: FSM_DYNAMODB_ENDPOINT named one),
+   * and whether the table's stream is read (false: that endpoint serves no streams).
+   */
+  dynamodb: { own: boolean; streams: boolean };
   dataDir: string;
   /** Where outgoing e-mail is written (one .eml file per message). */
   mailDir: string;
@@ -92,15 +99,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const progress = options.progress ?? (() => {});
   const dataDir = resolve(options.dataDir);
   const host = options.host ?? '127.0.0.1';
-  await checkJava();
+  // Read before anything below sets it (to this endpoint, or to the semantics proxy's).
+  const givenDynamoDb = givenDynamoDbEndpoint();
   await mkdir(dataDir, { recursive: true });
   const seed = options.seedFile ? await loadSeedFile(options.seedFile) : demoSeed;
 
-  progress('starting DynamoDB Local and the SQS/S3 emulator');
-  const [dynamodb, aws] = await Promise.all([
-    startDynamoDbLocal({ dataDir: join(dataDir, 'dynamodb') }),
-    startAwsEmulators({ dataDir: join(dataDir, 'aws') }),
-  ]);
+  const [dynamodb, aws] = await startEmulators(dataDir, givenDynamoDb, progress);
   const stops: Array<() => Promise<void>> = [() => aws.stop(), () => dynamodb.stop()];
   const stopAll = async () => {
     for (const stop of stops.splice(0)) await stop().catch(() => {});
@@ -137,6 +141,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // Every step against the emulators is idempotent, so a step that fails because they are busy
     // (a loaded machine) is simply run again (shared/aws/start-up-retry.ts).
+    // DynamoDB Local serves streams; an endpoint given may not, and then nothing reads events.
+    const streams = await streamsServed(dynamodb, config().region, progress);
     progress('creating the table, queues and bucket');
     const { queueUrls } = await retryStartUpStep('creating the table, queues and bucket', () =>
       createResources({
@@ -144,6 +150,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         awsEndpoint: aws.endpoint,
         region: config().region,
         tableName: localTableName,
+        withStream: streams,
         queues: [...localQueues, ...applyQueues()],
         bucketName: localBucketName,
       }),
@@ -196,7 +203,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const unwatch = watchEventLoop();
     stops.unshift(async () => unwatch());
 
-    const pollers = await startOutboxPollers(dataDir, dynamodb.endpoint);
+    const pollers = streams ? await startOutboxPollers(dataDir, dynamodb.endpoint) : [];
     stops.unshift(async () => {
       await Promise.all(pollers.map((poller) => poller.stop()));
     });
@@ -233,6 +240,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       baseUrl,
       endpoints: { dynamodb: dynamodb.endpoint, aws: aws.endpoint },
+      dynamodb: { own: dynamodb.own, streams },
       dataDir,
       mailDir: process.env.FSM_MAIL_DIR ?? join(dataDir, 'mail'),
       smsDir: process.env.FSM_SMS_DIR ?? join(dataDir, 'sms'),
@@ -248,6 +256,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The DynamoDB (a DynamoDB Local of its own, or the one given) and the SQS/S3 emulator. Java is
+ * checked first, so that its absence stops the start before anything runs.
+ */
+async function startEmulators(
+  dataDir: string,
+  givenDynamoDb: string | undefined,
+  progress: (step: string) => void,
+) {
+  if (!givenDynamoDb) await checkJava();
+  progress(
+    givenDynamoDb
+      ? `using DynamoDB at ${givenDynamoDb} (FSM_DYNAMODB_ENDPOINT); starting the SQS/S3 emulator`
+      : 'starting DynamoDB Local and the SQS/S3 emulator',
+  );
+  return Promise.all([
+    startStackDynamoDb(givenDynamoDb, join(dataDir, 'dynamodb')),
+    startAwsEmulators({ dataDir: join(dataDir, 'aws') }),
+  ]);
 }
 
 /**

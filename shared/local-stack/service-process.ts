@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 export interface RunningService {
   child: ChildProcess;
   baseUrl: string;
-  /** DynamoDB Local's endpoint, as printed in the start-up output. */
+  /** The DynamoDB endpoint the service uses (its DynamoDB Local's, or the one it was given), as printed. */
   dynamodbEndpoint: string;
   output: () => string;
   stop(): Promise<void>;
@@ -48,7 +48,7 @@ export async function startService(env: Record<string, string>, timeoutMs = 60_0
       reject(new Error(`service exited with ${code} before it was ready:\n${output}`));
     });
   });
-  const dynamodbEndpoint = /DynamoDB Local at (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+  const dynamodbEndpoint = /DynamoDB(?: Local)? at (https?:\/\/\S+)/.exec(output)?.[1] ?? '';
   return {
     child,
     baseUrl,
