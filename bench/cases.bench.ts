@@ -10,9 +10,15 @@
 import { parseArgs } from 'node:util';
 import { v7 as uuidv7 } from 'uuid';
 import { startSeededService } from './support/seeded-service.ts';
+import { printWriteFigures, writeUnitsOf } from './support/write-units.ts';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '1000,100000' }, samples: { type: 'string', default: '30' } },
+  options: {
+    sizes: { type: 'string', default: '1000,100000' },
+    samples: { type: 'string', default: '30' },
+    /** Only the write units of creates and updates (no load, no pages). */
+    'writes-only': { type: 'boolean', default: false },
+  },
 });
 const sizes = values.sizes.split(',').map(Number);
 const samples = Number(values.samples);
@@ -80,6 +86,38 @@ async function measure(bearer: string, path: string): Promise<Figures> {
   };
 }
 
+/**
+ * Write units of a case create, and of an update that moves its status, priority and title (every
+ * listed value and counter it has), one request at a time (shared/data/tally.ts).
+ */
+async function writes(bearer: string): Promise<void> {
+  const count = 30;
+  const created = await writeUnitsOf(
+    service.baseUrl,
+    bearer,
+    Array.from({ length: count }, (_, i) => ({
+      method: 'POST' as const,
+      path: '/api/v2/cases',
+      body: { title: `Write ${i}`, status: 'NEW', priority: 'NORMAL' },
+    })),
+  );
+  const updated = await writeUnitsOf(
+    service.baseUrl,
+    bearer,
+    created.answers.map((answer) => {
+      const item = answer as { id: string; lock_version: number };
+      return {
+        method: 'PATCH' as const,
+        path: `/api/v2/cases/${item.id}`,
+        body: { status: 'ON_HOLD', priority: 'HIGH', title: 'Moved', lock_version: item.lock_version },
+      };
+    }),
+  );
+  console.log('\nwrite units (the request, the tally it applies included)');
+  printWriteFigures('case create', created);
+  printWriteFigures('case update (status, priority, title)', updated);
+}
+
 try {
   const me = await fetch(`${service.baseUrl}/api/v2/cases?size=1`, {
     headers: { authorization: `Bearer ${await token()}` },
@@ -90,9 +128,10 @@ try {
   ) as Record<string, unknown>;
   const workspaceId = String(claims.tenant_id ?? claims.workspace_id ?? '');
   if (!workspaceId) throw new Error(`no workspace id in the token: ${Object.keys(claims).join(', ')}`);
+  await writes(await token());
   const rows = new Map<string, Map<number, Figures>>();
   let loaded = 0;
-  for (const size of sizes) {
+  for (const size of values['writes-only'] ? [] : sizes) {
     const t0 = Date.now();
     await load(workspaceId, size - loaded);
     loaded = size;
