@@ -18,7 +18,7 @@ import { config, resetConfig } from '../config.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { tableIdentityDirectory } from '../data/directory.store.ts';
 import { accountService } from '../domain/users/account.service.ts';
-import { consumerGroupNames } from '../events/consumer-groups.ts';
+import { appliesTallies, consumerGroupNames } from '../events/consumer-groups.ts';
 import { processStreamBatch } from '../events/stream-processor.ts';
 import { createIdentityServer } from '../identity/identity-server.ts';
 import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
@@ -317,8 +317,11 @@ function startOutboxPollers(dataDir: string, dynamodbEndpoint: string) {
         ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
         onRecords: (event) =>
           measureWork(`stream-processor-${group}`, () =>
-            processStreamBatch(event, consumerGroups[group], (message, details) =>
-              logger.error(message, { ...details, group }),
+            processStreamBatch(
+              event,
+              consumerGroups[group],
+              (message, details) => logger.error(message, { ...details, group }),
+              { tallies: appliesTallies(group) },
             ),
           ),
         log: (message, details) => logger.warn(message, { ...details, group }),
