@@ -67,12 +67,27 @@ function deadlineOptions(deadlines: Deadlines) {
   }
 }
 
+/**
+ * Credentials for an endpoint of our choosing: the environment's when it names some (a shared
+ * development DynamoDB behind FSM_DYNAMODB_ENDPOINT checks them), else the emulators' (any do).
+ */
+function endpointCredentials() {
+  const {
+    AWS_ACCESS_KEY_ID: accessKeyId,
+    AWS_SECRET_ACCESS_KEY: secretAccessKey,
+    AWS_SESSION_TOKEN: sessionToken,
+  } = process.env;
+  return accessKeyId && secretAccessKey
+    ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) }
+    : emulatorCredentials;
+}
+
 /** The options every client shares: region, endpoint with its credentials, deadlines. */
 function commonOptions(options: ClientOptions, configuredEndpoint: () => string | undefined) {
   const endpoint = options.endpoint ?? configuredEndpoint();
   return {
     region: options.region ?? config().region,
-    ...(endpoint ? { endpoint, credentials: emulatorCredentials } : {}),
+    ...(endpoint ? { endpoint, credentials: endpointCredentials() } : {}),
     ...deadlineOptions(options.deadlines ?? 'request'),
   };
 }
