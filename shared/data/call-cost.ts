@@ -22,6 +22,11 @@ export interface CallCost {
   parent?: CallCost;
   /** Opened by inRequestCallCost for one request (never the parent of another request's scope). */
   perRequest?: boolean;
+  /**
+   * A list of this request answered with an estimated total: its exact count would have read
+   * more than the read bound allows (list-read.ts). The HTTP kernel says so in a header.
+   */
+  totalEstimated?: boolean;
 }
 
 const callScope = new AsyncLocalStorage<CallCost>();
@@ -77,4 +82,12 @@ export function callCount(cost: CallCost): number {
   let total = 0;
   for (const count of cost.calls.values()) total += count;
   return total;
+}
+
+/** Marks the request's scope: a list total it answers is an estimate (see `totalEstimated`). */
+export function noteEstimatedTotal(): void {
+  let scope = callScope.getStore();
+  while (scope && !scope.perRequest) scope = scope.parent;
+  const target = scope ?? callScope.getStore();
+  if (target) target.totalEstimated = true;
 }

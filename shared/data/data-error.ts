@@ -10,7 +10,9 @@ export type DataErrorCode =
   /** A uniqueness guard or a create-if-absent condition failed. */
   | 'already-exists'
   /** The store could not be reached or throttled us past our retries. */
-  | 'unavailable';
+  | 'unavailable'
+  /** A list page lies beyond what one request may read (list-read.ts `readBound`). */
+  | 'too-costly';
 
 export class DataError extends Error {
   readonly code: DataErrorCode;

@@ -30,6 +30,8 @@
  * decides. Either plan keeps where its page and the next start (at their first match).
  */
 
+import { noteEstimatedTotal } from './call-cost.ts';
+import { DataError } from './data-error.ts';
 import { type ListScope, listKeys } from './keys.ts';
 import {
   type Boundary,
@@ -180,8 +182,9 @@ export async function listPage<R extends { id: string }>(
     (request.where !== undefined && countedBy === undefined) ||
     (bounded && request.countedBy === undefined);
   const totalNames = counted ? [] : counterNamesOf(countedBy, shape.segments);
-  // What the planner weighs a search walk against: the entries of the wanted partitions.
-  const walkableNames = search ? counterNamesOf(undefined, shape.segments) : [];
+  // What the planner weighs a search walk against, and what an estimated total scales to: the
+  // entries of the wanted partitions.
+  const walkableNames = search || counted ? counterNamesOf(undefined, shape.segments) : [];
   const askCache =
     (request.where === undefined || request.filterKey !== undefined) &&
     shape.pattern.maintainedBy === undefined &&
@@ -263,13 +266,57 @@ export async function listPage<R extends { id: string }>(
       counting,
       ...(from ? { from } : {}),
       ...(known !== undefined && !counting ? { total: known } : {}),
+      budget: readBound(),
     });
+    if (result.truncated) {
+      // The page itself must be whole; only the count beyond it may be estimated.
+      if (result.page.length < request.size) throw tooCostly();
+      if (counting) {
+        total = estimatedTotal(result, sumOf(counters, walkableNames), skip + request.size);
+        noteEstimatedTotal();
+        return finish(
+          request,
+          shape.pattern.index === 'base' && !shape.facet,
+          { ...result, hasMore: true },
+          {
+            total,
+            // Boundaries are positions the walk saw, exact; the estimate is never kept.
+            ...(ref ? { ref, learned: false, counted: false, from, kept: cached.kept } : {}),
+          },
+        );
+      }
+    }
     if (counting) total = result.matches;
   }
   return finish(request, shape.pattern.index === 'base' && !shape.facet, result, {
     total: total ?? -1,
     ...(ref ? { ref, learned: counted && cached.total === undefined, counted, from, kept: cached.kept } : {}),
   });
+}
+
+/**
+ * Index entries one request may read at most (FSM_LIST_READ_BOUND, 20,000 by default: about
+ * 1,000 read units of case entries, 740 of user entries). A walk stops there: a total it was
+ * counting is then estimated (`estimatedTotal`); a page it could not fill is refused
+ * (`tooCostly`). See shared/data/README.md, "The read bound".
+ */
+export const readBound = () => Number(process.env.FSM_LIST_READ_BOUND ?? 20_000);
+
+/**
+ * A count cut by the read bound, estimated: the matches seen, scaled by the share of the wanted
+ * partitions walked (their counters: `entries`), never below what was seen nor below the page.
+ */
+function estimatedTotal(result: WalkResult, entries: number, pageEnd: number): number {
+  const scaled = result.walked > 0 ? Math.round((result.matches * entries) / result.walked) : result.matches;
+  return Math.max(scaled, result.matches, pageEnd + 1);
+}
+
+/** A page the read bound does not reach: the filter matches too few of the entries before it. */
+function tooCostly(): DataError {
+  return new DataError(
+    'too-costly',
+    `this page lies beyond the ${readBound()} index entries one request may read: the filter matches too few of them; narrow the list (statuses, a date range, an assignee) or ask an earlier page`,
+  );
 }
 
 interface SearchContext {

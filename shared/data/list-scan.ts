@@ -85,6 +85,8 @@ export interface WalkOptions {
   total?: number;
   /** Segments whose partitions hold no match (their counters of the filter say 0): not walked. */
   emptySegments?: ReadonlySet<string | undefined>;
+  /** Index entries the walk may read at most (the request's read bound, list-read.ts): then it stops. */
+  budget?: number;
 }
 
 export interface WalkResult {
@@ -99,6 +101,8 @@ export interface WalkResult {
   boundaries: Boundary[];
   gaveUp: boolean;
   walked: number;
+  /** Stopped at the read bound (`budget`): `matches` counts only the matches up to there. */
+  truncated?: boolean;
 }
 
 function streamsOf<R extends { id: string }>(
@@ -262,7 +266,12 @@ export async function walk<R extends { id: string }>(
     const hasMore = (options.total ?? 0) > skip + size;
     return { page, matches: start, hasMore, boundaries, gaveUp, walked };
   }
+  let truncated = false;
   for await (const entry of entries) {
+    if (options.budget !== undefined && walked >= options.budget) {
+      truncated = true;
+      break;
+    }
     walked++;
     reads.consumed(entry.stream);
     if (options.giveUp && page.length < size && options.giveUp(walked, matches - start + group.length)) {
@@ -291,10 +300,11 @@ export async function walk<R extends { id: string }>(
     group.push(entry);
     if (last !== undefined && matches + group.length >= last) break;
   }
-  if (group.length > 0 && !gaveUp) closeGroup();
+  // A group cut by the read bound may miss members: only closed when the walk ended on its own.
+  if (group.length > 0 && !gaveUp && !(truncated && !shape.resumable)) closeGroup();
   const hasMore =
     options.total !== undefined && !counting
       ? options.total > skip + size
       : stoppedEarly || matches > skip + size;
-  return { page, matches, hasMore, boundaries, gaveUp, walked };
+  return { page, matches, hasMore, boundaries, gaveUp, walked, ...(truncated ? { truncated } : {}) };
 }

@@ -26,6 +26,12 @@ function fromDataError(error: DataError): ProblemError {
         detail: 'The data store is busy or unreachable; retry shortly.',
         headers: { 'retry-after': '1' },
       });
+    case 'too-costly':
+      // The request's own choice (a sparse filter, a deep page): a 422 naming the page asked for.
+      return new ProblemError('validation-failed', {
+        detail: error.message,
+        errors: [{ type: 'field-invalid', pointer: '#/query/page', detail: error.message }],
+      });
     default: {
       const exhaustive: never = code;
       return exhaustive;

@@ -337,12 +337,20 @@ export function createKernelHandler<R extends RouteSpec>(
       const operation = operations[route.operationId];
       if (!operation) throw new Error(`no implementation for ${route.operationId}`);
       const result = await operation({ ...state.input, ctx, event, device: state.device } as never);
-      return toApiResult(route, result, ctx.baseUrl);
+      const answer = toApiResult(route, result, ctx.baseUrl);
+      // A list total counted only up to the read bound (shared/data/list-read.ts) is an estimate.
+      if (activeCallCost()?.totalEstimated) {
+        answer.headers = { ...answer.headers, [totalEstimatedHeader]: 'true' };
+      }
+      return answer;
     }) as unknown as ApiHandler;
   // Each request in a log context and a DynamoDB cost scope of its own, which the kernel fills
   // in: nothing of one request is left in its caller's context for the next.
   return (event, context) => inRequestLogContext(() => inRequestCallCost(() => handler(event, context)));
 }
+
+/** Says that `page.total_elements` is an estimate (the read bound cut its count). */
+export const totalEstimatedHeader = 'x-total-elements-estimated';
 
 function toApiResult(route: RouteSpec, result: OperationResult, baseUrl: string): ApiResult {
   const status = result.status ?? route.success.status;

@@ -135,6 +135,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stops.unshift(() => semantics.stop());
       process.env.FSM_DYNAMODB_ENDPOINT = semantics.endpoint;
     }
+    // How long after a list's last change its index reads may still lag (shared/data/list-read.ts
+    // keeps nothing between requests before then): DynamoDB Local updates its indexes with the
+    // write, the proxy lags them by FSM_DYNAMODB_INDEX_LAG_MS; an endpoint given keeps DynamoDB's
+    // default bound.
+    if (dynamodb.own) {
+      process.env.FSM_LIST_INDEX_LAG_MS ??= String(
+        semantics ? Number(process.env.FSM_DYNAMODB_INDEX_LAG_MS ?? 0) * 1.5 : 0,
+      );
+    }
     resetConfig();
     resetDynamoClient();
     stops.push(metricsToFile(dataDir));
