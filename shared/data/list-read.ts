@@ -31,7 +31,6 @@
  */
 
 import { noteEstimatedTotal } from './call-cost.ts';
-import { DataError } from './data-error.ts';
 import { type ListScope, listKeys } from './keys.ts';
 import {
   type Boundary,
@@ -47,6 +46,7 @@ import { abandonWalk, choosePlan, type PlanInput, probeSize } from './list-plan.
 import { shapeOf, type WalkResult, type WalkShape, walk } from './list-scan.ts';
 import { type SearchCandidates, searchCandidates, searchMatches, tokensMatch } from './list-search.ts';
 import { comparatorOf, type ListOrder, maxPerQuery } from './list-walk.ts';
+import { readBound, tooCostly } from './read-bound.ts';
 import { getRecords, type Key, queryItems, recordOf, type StoredRecord } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -246,6 +246,12 @@ export async function listPage<R extends { id: string }>(
       matching: (record) => inSegments(record) && (!where || where(record)),
     });
     if ('items' in served) return served;
+    // An estimate is served, never kept.
+    if ('estimated' in served) {
+      return finish(request, shape.pattern.index === 'base' && !shape.facet, served.result, {
+        total: served.total ?? -1,
+      });
+    }
     ({ result, total } = served);
   } else {
     const counting = counted && total === undefined;
@@ -295,28 +301,12 @@ export async function listPage<R extends { id: string }>(
 }
 
 /**
- * Index entries one request may read at most (FSM_LIST_READ_BOUND, 20,000 by default: about
- * 1,000 read units of case entries, 740 of user entries). A walk stops there: a total it was
- * counting is then estimated (`estimatedTotal`); a page it could not fill is refused
- * (`tooCostly`). See shared/data/README.md, "The read bound".
- */
-export const readBound = () => Number(process.env.FSM_LIST_READ_BOUND ?? 20_000);
-
-/**
  * A count cut by the read bound, estimated: the matches seen, scaled by the share of the wanted
  * partitions walked (their counters: `entries`), never below what was seen nor below the page.
  */
 function estimatedTotal(result: WalkResult, entries: number, pageEnd: number): number {
   const scaled = result.walked > 0 ? Math.round((result.matches * entries) / result.walked) : result.matches;
   return Math.max(scaled, result.matches, pageEnd + 1);
-}
-
-/** A page the read bound does not reach: the filter matches too few of the entries before it. */
-function tooCostly(): DataError {
-  return new DataError(
-    'too-costly',
-    `this page lies beyond the ${readBound()} index entries one request may read: the filter matches too few of them; narrow the list (statuses, a date range, an assignee) or ask an earlier page`,
-  );
 }
 
 interface SearchContext {
@@ -341,7 +331,7 @@ async function searchPage<R extends { id: string }>(
   request: ListRequest,
   shape: WalkShape<R>,
   context: SearchContext,
-): Promise<ListPage | { result: WalkResult; total: number | undefined }> {
+): Promise<ListPage | { result: WalkResult; total: number | undefined; estimated?: true }> {
   const { skip, search, cached, ref, matching } = context;
   const from = shape.resumable ? cached.boundary : undefined;
   const input: PlanInput = {
@@ -359,9 +349,14 @@ async function searchPage<R extends { id: string }>(
     plan = choosePlan(input);
   }
   let reading: Promise<StoredRecord[]> | undefined;
+  let cut = false;
   const everyMatch = () => {
     reading ??= (candidates ? Promise.resolve(candidates) : searchCandidates(spec, request.scope, search))
-      .then((read) => read.rest())
+      .then(async (read) => {
+        const records = await read.rest();
+        cut = read.truncated;
+        return records;
+      })
       .then((records) => records.filter(matching));
     return reading;
   };
@@ -379,9 +374,19 @@ async function searchPage<R extends { id: string }>(
       ...(cached.total !== undefined ? { total: cached.total } : {}),
       giveUp: (walked, matched) => abandonWalk(input, walked, matched),
     });
-    if (!result.gaveUp) return { result, total: count ? await count : context.total };
+    if (!result.gaveUp) {
+      const counted = count ? await count : context.total;
+      if (!cut) return { result, total: counted };
+      // The word's matches are more than one request may read: the page stands, its total is a
+      // bounded count of the walked order instead.
+      return boundedSearchWalk(spec, request, shape, context);
+    }
   }
   const all = (await everyMatch()).sort(comparatorOf(spec, request.order));
+  if (cut) {
+    if (!spec.tokensOnEntries) throw tooCostly();
+    return boundedSearchWalk(spec, request, shape, context);
+  }
   const page = all.slice(skip, skip + request.size);
   // The matches are in the order's order: where this page and the next start in the order's
   // index is known (page 0's: at its first match), so a later request of them walks from there.
@@ -408,6 +413,40 @@ async function searchPage<R extends { id: string }>(
     items: items.filter((item): item is StoredRecord => item !== undefined),
     total: request.skipTotal ? -1 : all.length,
     hasMore: all.length > skip + request.size,
+  };
+}
+
+/**
+ * A search whose word matches more token entries than the read bound: the requested order walked
+ * (the words tested on its entries, ListSpec `tokensOnEntries`), counting up to the bound, the
+ * total estimated past it. Nothing is kept: the estimate is not a total, and the walk starts at
+ * the list's start.
+ */
+async function boundedSearchWalk<R extends { id: string }>(
+  spec: ListSpec<R>,
+  request: ListRequest,
+  shape: WalkShape<R>,
+  context: SearchContext,
+): Promise<{ result: WalkResult; total: number; estimated?: true }> {
+  const { skip, search } = context;
+  const where = request.where;
+  const result = await walk(spec, request, shape, {
+    skip,
+    size: request.size,
+    where: (entry) =>
+      (!where || where(entry)) &&
+      context.matching(entry) &&
+      tokensMatch(spec.tokens?.(entry as unknown as R) ?? [], search),
+    counting: true,
+    budget: readBound(),
+  });
+  if (!result.truncated) return { result, total: result.matches };
+  if (result.page.length < request.size) throw tooCostly();
+  noteEstimatedTotal();
+  return {
+    result: { ...result, hasMore: true, boundaries: [] },
+    total: estimatedTotal(result, context.walkable, skip + request.size),
+    estimated: true,
   };
 }
 

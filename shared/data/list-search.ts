@@ -10,6 +10,7 @@ import type { ListScope } from './keys.ts';
 import { listKeys } from './keys.ts';
 import type { ListSpec } from './list-index.ts';
 import { maxPerQuery } from './list-walk.ts';
+import { readBound, tooCostly } from './read-bound.ts';
 import { queryItems, type RawItem, recordOf, type StoredRecord } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -28,6 +29,8 @@ export interface SearchCandidates {
   entries: number;
   /** Whether the key range is read to its end. */
   complete: boolean;
+  /** Whether `rest` stopped at the read bound (read-bound.ts) before the key range's end. */
+  readonly truncated: boolean;
   /** Reads the rest of the key range (once): every candidate. */
   rest(): Promise<StoredRecord[]>;
 }
@@ -70,10 +73,17 @@ export async function searchCandidates<R extends { id: string }>(
   };
   // Read with next(), not for-await: leaving a for-await loop would close the walk.
   let complete = true;
+  let truncated = false;
+  const bound = readBound();
   for (let next = await walk.next(); !next.done; next = await walk.next()) {
     if (limit !== undefined && entries >= limit) {
       pending = next.value;
       complete = false;
+      break;
+    }
+    if (entries >= bound) {
+      complete = false;
+      truncated = true;
       break;
     }
     take(next.value);
@@ -85,12 +95,21 @@ export async function searchCandidates<R extends { id: string }>(
       return entries;
     },
     complete,
+    get truncated() {
+      return truncated;
+    },
     rest() {
       rest ??= (async () => {
-        if (complete) return records;
+        if (complete || truncated) return records;
         probing = false;
         if (pending) take(pending);
-        for (let next = await walk.next(); !next.done; next = await walk.next()) take(next.value);
+        for (let next = await walk.next(); !next.done; next = await walk.next()) {
+          if (entries >= bound) {
+            truncated = true;
+            break;
+          }
+          take(next.value);
+        }
         return records;
       })();
       return rest;
@@ -109,5 +128,9 @@ export async function searchMatches<R extends { id: string }>(
   scope: ListScope,
   search: readonly string[],
 ): Promise<StoredRecord[]> {
-  return (await searchCandidates(spec, scope, search)).rest();
+  const candidates = await searchCandidates(spec, scope, search);
+  const matches = await candidates.rest();
+  // Ordered and filtered by the caller, so every match is needed: past the bound, none is served.
+  if (candidates.truncated) throw tooCostly();
+  return matches;
 }

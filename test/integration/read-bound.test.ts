@@ -92,7 +92,40 @@ async function byRole(role: string, page: number, size: number) {
   });
 }
 
+/** A search, sorted by last name, total counted (its first request). */
+async function searched(words: string[], page: number, size: number) {
+  const { userList, listPage, workspaceScope, inRequestCallCost, activeCallCost } = lists;
+  return inRequestCallCost(async () => {
+    const served = await listPage(userList, {
+      scope: workspaceScope(workspaceId),
+      order: [{ field: 'last_name', direction: 'asc' }],
+      page,
+      size,
+      search: words,
+    });
+    return {
+      ...served,
+      ids: served.items.map((item) => String(item.id)),
+      estimated: activeCallCost()?.totalEstimated === true,
+    };
+  });
+}
+
 describe('The read bound of a list request', () => {
+  it('serves a search whose word matches more tokens than the bound from a bounded walk, its total estimated', async () => {
+    process.env.FSM_LIST_READ_BOUND = '12';
+    // Every user has tokens starting with "kim" (first name, e-mail): 80 token entries.
+    const page = await searched(['kim'], 0, 5);
+    expect(page.ids).toEqual(users.slice(0, 5).map((user) => user.id));
+    expect(page.total).toBe(40);
+    expect(page.estimated).toBe(true);
+    process.env.FSM_LIST_READ_BOUND = '1000';
+    const exact = await searched(['kim'], 0, 5);
+    expect(exact.ids).toEqual(page.ids);
+    expect(exact.total).toBe(40);
+    expect(exact.estimated).toBe(false);
+  });
+
   it('counts exactly below the bound', async () => {
     process.env.FSM_LIST_READ_BOUND = '1000';
     const page = await byRole('technician', 0, 5);
