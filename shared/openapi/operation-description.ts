@@ -54,7 +54,10 @@ function listingOf(route: RouteSpec): string | undefined {
   }
   if (names.includes('page')) {
     lines.push(
-      '**Paging:** `page` from 0, `size` 1..100 (default 20); `page.total_elements` counts the whole result.',
+      '**Paging:** `page` from 0, `size` 1..100 (default 20); `page.total_elements` counts the whole result. ' +
+        'One request reads at most a bounded number of index entries (20,000): where counting the total would read more, ' +
+        '`total_elements` is an estimate and the response says so with `x-total-elements-estimated: true`; ' +
+        'a page that a sparse filter puts beyond that bound is refused with 422 `validation-failed` at `#/query/page` (narrow the filter).',
     );
   }
   return lines.join('\n\n') || undefined;
