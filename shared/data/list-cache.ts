@@ -154,3 +154,19 @@ export async function keep(
     })),
   ).catch(() => {});
 }
+
+/**
+ * Whether the indexes show every write the revision counts, by when it was last applied: a write
+ * commits before its tally moves the revision (tally.ts), and DynamoDB brings a global secondary
+ * index up to date after the write, within the lag bound (FSM_LIST_INDEX_LAG_MS, 2 s by
+ * default). Only then may what a walk learns be kept under the revision: kept earlier, it could
+ * describe the index before the write under the revision after it, and be served until the next
+ * write (a record twice across two pages, one never served, a total missing a create). A
+ * revision without `applied_at` (written before tallies) is settled.
+ */
+export function revisionSettledAt(appliedAt: unknown, readAt: number): boolean {
+  if (typeof appliedAt !== 'string') return true;
+  return Date.parse(appliedAt) <= readAt - indexLagMs();
+}
+
+const indexLagMs = () => Number(process.env.FSM_LIST_INDEX_LAG_MS ?? 2000);

@@ -41,12 +41,13 @@ import {
   queryHash,
   revisionCounter,
 } from './list-cache.ts';
+import { counterNamesOf, countersNamed, sumOf } from './list-counters.ts';
 import { facetCounter, type ListSpec, type OrderPattern } from './list-index.ts';
 import { abandonWalk, choosePlan, type PlanInput, probeSize } from './list-plan.ts';
 import { shapeOf, type WalkResult, type WalkShape, walk } from './list-scan.ts';
 import { type SearchCandidates, searchCandidates, searchMatches, tokensMatch } from './list-search.ts';
 import { comparatorOf, type ListOrder, maxPerQuery } from './list-walk.ts';
-import { readBound, tooCostly } from './read-bound.ts';
+import { boundedSearchWalk, estimatedTotal, readBound, tooCostly } from './read-bound.ts';
 import { getRecords, type Key, queryItems, recordOf, type StoredRecord } from './table.ts';
 import { tableDefinition } from './table-definition.ts';
 
@@ -110,56 +111,6 @@ export interface ListPage {
   /** Whether a match follows the page (known without a total: the walk reads one entry more). */
   hasMore: boolean;
 }
-
-/** The counter names a total sums: per wanted segment, `countedBy` (or `all`). */
-function counterNamesOf(
-  countedBy: string | readonly string[] | undefined,
-  segments: ReadonlyArray<string | undefined>,
-): string[] {
-  const counted =
-    countedBy === undefined ? [undefined] : typeof countedBy === 'string' ? [countedBy] : countedBy;
-  return counted.flatMap((counter) =>
-    segments.map((segment) =>
-      segment === undefined ? (counter ?? 'all') : counter ? `${segment}#${counter}` : segment,
-    ),
-  );
-}
-
-/** Counters by name, in one BatchGetItem. */
-async function countersNamed<R extends { id: string }>(
-  spec: ListSpec<R>,
-  scope: ListScope,
-  names: readonly string[],
-): Promise<{ counters: Map<string, number>; revisionSettled: boolean }> {
-  const unique = [...new Set(names)];
-  if (unique.length === 0) return { counters: new Map(), revisionSettled: false };
-  const readAt = Date.now();
-  const found = await getRecords(unique.map((name) => listKeys.counter(scope, spec.name, name)));
-  const revision = found[unique.indexOf(revisionCounter)];
-  return {
-    counters: new Map(unique.map((name, i) => [name, Math.max(0, Number(found[i]?.count ?? 0))])),
-    revisionSettled: revisionSettledAt(revision?.applied_at, readAt),
-  };
-}
-
-/**
- * Whether the indexes show every write the revision counts, by when it was last applied: a write
- * commits before its tally moves the revision (tally.ts), and DynamoDB brings a global secondary
- * index up to date after the write, within the lag bound (FSM_LIST_INDEX_LAG_MS, 2 s by
- * default). Only then may what a walk learns be kept under the revision: kept earlier, it could
- * describe the index before the write under the revision after it, and be served until the next
- * write (a record twice across two pages, one never served, a total missing a create). A
- * revision without `applied_at` (written before tallies) is settled.
- */
-function revisionSettledAt(appliedAt: unknown, readAt: number): boolean {
-  if (typeof appliedAt !== 'string') return true;
-  return Date.parse(appliedAt) <= readAt - indexLagMs();
-}
-
-const indexLagMs = () => Number(process.env.FSM_LIST_INDEX_LAG_MS ?? 2000);
-
-const sumOf = (counters: Map<string, number>, names: readonly string[]) =>
-  names.reduce((sum, name) => sum + (counters.get(name) ?? 0), 0);
 
 export async function listPage<R extends { id: string }>(
   spec: ListSpec<R>,
@@ -300,16 +251,7 @@ export async function listPage<R extends { id: string }>(
   });
 }
 
-/**
- * A count cut by the read bound, estimated: the matches seen, scaled by the share of the wanted
- * partitions walked (their counters: `entries`), never below what was seen nor below the page.
- */
-function estimatedTotal(result: WalkResult, entries: number, pageEnd: number): number {
-  const scaled = result.walked > 0 ? Math.round((result.matches * entries) / result.walked) : result.matches;
-  return Math.max(scaled, result.matches, pageEnd + 1);
-}
-
-interface SearchContext {
+export interface SearchContext {
   skip: number;
   search: readonly string[];
   /** The total to serve: known (kept), -1 (not wanted) or undefined (to count). */
@@ -413,40 +355,6 @@ async function searchPage<R extends { id: string }>(
     items: items.filter((item): item is StoredRecord => item !== undefined),
     total: request.skipTotal ? -1 : all.length,
     hasMore: all.length > skip + request.size,
-  };
-}
-
-/**
- * A search whose word matches more token entries than the read bound: the requested order walked
- * (the words tested on its entries, ListSpec `tokensOnEntries`), counting up to the bound, the
- * total estimated past it. Nothing is kept: the estimate is not a total, and the walk starts at
- * the list's start.
- */
-async function boundedSearchWalk<R extends { id: string }>(
-  spec: ListSpec<R>,
-  request: ListRequest,
-  shape: WalkShape<R>,
-  context: SearchContext,
-): Promise<{ result: WalkResult; total: number; estimated?: true }> {
-  const { skip, search } = context;
-  const where = request.where;
-  const result = await walk(spec, request, shape, {
-    skip,
-    size: request.size,
-    where: (entry) =>
-      (!where || where(entry)) &&
-      context.matching(entry) &&
-      tokensMatch(spec.tokens?.(entry as unknown as R) ?? [], search),
-    counting: true,
-    budget: readBound(),
-  });
-  if (!result.truncated) return { result, total: result.matches };
-  if (result.page.length < request.size) throw tooCostly();
-  noteEstimatedTotal();
-  return {
-    result: { ...result, hasMore: true, boundaries: [] },
-    total: estimatedTotal(result, context.walkable, skip + request.size),
-    estimated: true,
   };
 }
 

@@ -13,12 +13,10 @@
  *   are read back from the table (consistent BatchGetItem, one reader at a time, so a later read
  *   never sees less than an earlier one), and each image is put into the shadow (an absent one
  *   deleted) `lagMs` after the write was answered, in the order the writes were answered;
- * - a CreateTable, UpdateTable or DeleteTable through the proxy retires the table's shadow (it is
- *   built again, with the table's indexes as they are then, on next use), and so does a PartiQL
- *   write (which items it wrote is not read from the statement), or a shadow write that failed.
+ * - a CreateTable, UpdateTable or DeleteTable through the proxy, a PartiQL write or a failed
+ *   shadow write retires the table's shadow (built again, with the indexes then, on next use).
  *
- * Not followed: writes that do not go through the proxy, and TTL deletions. One proxy with a lag
- * per DynamoDB: two would share (and rebuild) the same shadow.
+ * Not followed: writes bypassing the proxy, TTL deletions. One lagging proxy per DynamoDB.
  */
 import {
   type AttributeValue,
