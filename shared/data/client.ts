@@ -6,12 +6,15 @@
  *
  * A small middleware adds each call, with the capacity units DynamoDB reports for it, to the cost
  * scopes it runs in (call-cost.ts: the HTTP kernel's per request, the local stack's per
- * invocation); outside any scope it does nothing but one lookup.
+ * invocation); outside any scope it does nothing but one lookup. With FSM_RECORD_TRANSACTIONS
+ * set (a test switch: the integration tests' service), another appends the keys of every write
+ * to that file (transaction-recorder.ts).
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { activeCallCost, type CallCost } from './call-cost.ts';
+import { recordTransactionsVariable, transactionRecorder } from './transaction-recorder.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -70,6 +73,13 @@ export function dynamo(): DynamoDBDocumentClient {
     },
     { step: 'initialize', name: 'fsmCallCounter' },
   );
+  const recording = process.env[recordTransactionsVariable];
+  if (recording) {
+    client.middlewareStack.add(transactionRecorder(recording), {
+      step: 'initialize',
+      name: 'fsmTransactionRecorder',
+    });
+  }
   documentClient = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });

@@ -3,10 +3,12 @@
  * DATA_DIR and the test seed, and stops it afterwards. Tests reach it over real HTTP only.
  */
 import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import type { RecordingMark } from '../../shared/data/transaction-recorder.ts';
 import { startService } from '../../shared/local-stack/service-process.ts';
 import { startDnsServer } from './dns-server.ts';
 import { clearObservedAnswers } from './observed-answers.ts';
@@ -32,6 +34,58 @@ function hooksDns() {
   };
 }
 
+/**
+ * Every write the service makes during a run, one JSON line each (FSM_RECORD_TRANSACTIONS,
+ * shared/data/transaction-recorder.ts), for test/contract/transaction-keys.test.ts, which runs
+ * after the integration project. Beside the observed answers, so it outlives the run's DATA_DIR;
+ * a file per run (named by the vitest process), so runs side by side in one work tree do not
+ * empty each other's. The run's file is also in the environment of the tests of this vitest
+ * process (FSM_TEST_RECORDED_TRANSACTIONS), so the contract project of the same run reads it.
+ */
+export const recordedTransactionsDir = join(
+  process.cwd(),
+  'node_modules',
+  '.cache',
+  'fsm',
+  'recorded-transactions',
+);
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function modifiedAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0; // removed meanwhile (another run's setup)
+  }
+}
+
+/** Recordings of ended runs kept for a contract run of its own (`vitest run --project contract`). */
+const keptRecordings = 2;
+
+/** This run's recording; of the ended runs' recordings only the newest are kept. */
+function newRecording(): string {
+  mkdirSync(recordedTransactionsDir, { recursive: true });
+  const ended = readdirSync(recordedTransactionsDir)
+    .map((name) => ({ name, pid: Number.parseInt(name, 10) }))
+    .filter(({ pid }) => pid === process.pid || !running(pid))
+    .map(({ name }) => ({ name, modified: modifiedAt(join(recordedTransactionsDir, name)) }))
+    .sort((a, b) => b.modified - a.modified);
+  for (const { name } of ended.slice(keptRecordings))
+    rmSync(join(recordedTransactionsDir, name), { force: true });
+  const file = join(recordedTransactionsDir, `${process.pid}.jsonl`);
+  rmSync(file, { force: true });
+  process.env.FSM_TEST_RECORDED_TRANSACTIONS = file;
+  return file;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
@@ -39,12 +93,16 @@ declare module 'vitest' {
     dynamodbEndpoint: string;
     /** The admin plane's client secret (FSM_ADMIN_CLIENT_SECRET), for test/support/admin.ts. */
     adminClientSecret: string;
+    /** The file the service records its writes in (recordedTransactionsDir). */
+    recordedTransactionsFile: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   // test/contract compares what this run observes with the OpenAPI document.
   clearObservedAnswers();
+  // test/contract/transaction-keys.test.ts checks the keys of this run's transactions.
+  const recordedTransactionsFile = newRecording();
   const dataDir = await mkdtemp(join(tmpdir(), 'fsm-test-'));
   const adminClientSecret = randomBytes(24).toString('base64url');
   const dns = await startDnsServer(hooksDns());
@@ -70,11 +128,17 @@ export default async function setup(project: TestProject) {
     // a crashed apply's message comes back after 3 s (not 30), and the service takes it up again.
     FSM_TEST_HOOKS: 'true',
     FSM_APPLY_VISIBILITY_SECONDS: '3',
+    FSM_RECORD_TRANSACTIONS: recordedTransactionsFile,
   });
+  // The seed's writes came before: the transactions after this line are the tests' traffic.
+  const ready: RecordingMark = { mark: 'ready' };
+  mkdirSync(recordedTransactionsDir, { recursive: true });
+  appendFileSync(recordedTransactionsFile, `${JSON.stringify(ready)}\n`);
   project.provide('baseUrl', service.baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('dynamodbEndpoint', service.dynamodbEndpoint);
   project.provide('adminClientSecret', adminClientSecret);
+  project.provide('recordedTransactionsFile', recordedTransactionsFile);
   return async () => {
     await service.stop();
     await dns.stop();
