@@ -3,6 +3,7 @@
  * authentication reads on every request and the identity provider reads on every token.
  */
 import type { ClientRecord, IdentityDirectory } from '../identity/identity-directory.ts';
+import { DataError } from './data-error.ts';
 import { userList, workspaceList } from './directory-lists.ts';
 import { collectionPk, keys, listKeys } from './keys.ts';
 import { indexedItem, listWrites } from './list-index.ts';
@@ -16,6 +17,7 @@ import {
   type StoredRecord,
   type TableWrite,
   transactWrite,
+  writeItem,
 } from './table.ts';
 
 export type WorkspaceStatus = 'ACTIVE' | 'INACTIVE' | 'BILLING_LOCKED';
@@ -206,6 +208,18 @@ export function ownerWrite(workspaceId: string, ownerId: string): TableWrite {
 export async function ownerIdsOf(workspaceIds: readonly string[]): Promise<Array<string | undefined>> {
   const pointers = await getRecords(workspaceIds.map((id) => listKeys.owner(id)));
   return pointers.map((pointer) => (typeof pointer?.owner_id === 'string' ? pointer.owner_id : undefined));
+}
+
+/**
+ * The realm's item, created when absent (a conditional PutItem of its own; an existing realm is
+ * left as it is): what every new workspace of a realm needs, outside the workspace's transaction.
+ */
+export async function ensureRealm(realm: string): Promise<void> {
+  try {
+    await writeItem({ kind: 'create', key: keys.realm(realm), entity: 'realm', record: { name: realm } });
+  } catch (error) {
+    if (!(error instanceof DataError && error.code === 'already-exists')) throw error;
+  }
 }
 
 export function realmWrite(realm: string): TableWrite {

@@ -35,6 +35,10 @@ export const commentReactionStore = {
         entity: 'comment',
         attribute: reactionAttribute(emojiName),
         by,
+        // Every person's reaction to the comment moves it: off the reaction's transaction, where
+        // two reactions at once would meet on the comment item (data/tally.ts). Comment writes
+        // are UpdateItems of their own fields, so they never clobber the count either way.
+        tally: true,
       }) as const;
     const reactionKey = (comment: StoredComment, userId: string, emojiName: string) =>
       keys.commentReaction(

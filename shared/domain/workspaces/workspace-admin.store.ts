@@ -7,6 +7,7 @@
 import {
   type EmailGuardRecord,
   emailGuardWrite,
+  ensureRealm,
   getWorkspace,
   ownerIdsOf,
   ownerWrite,
@@ -54,9 +55,11 @@ export function ownersOf(workspaceIds: readonly string[]): Promise<Array<string 
 
 /**
  * A new workspace with its owner in ONE transaction: the workspace and its index entry, the
- * realm (idempotent), the owner principal and the owner's e-mail guard in the realm, and the
- * events. Fails with `already-exists` when the e-mail is taken in the realm (the ids are new
- * UUIDv7s, so the guard is the only create that can collide).
+ * owner principal and the owner's e-mail guard in the realm, and the events. Fails with
+ * `already-exists` when the e-mail is taken in the realm (the ids are new UUIDv7s, so the guard
+ * is the only create that can collide). The realm item is created before, when absent, by a
+ * write of its own: in the transaction, every workspace creation of the realm would write it, and
+ * two at once would cancel each other (shared/data/README.md, "Counters: tallies").
  */
 export async function createWorkspaceWithOwner(params: {
   workspace: AdminWorkspaceRecord;
@@ -65,9 +68,9 @@ export async function createWorkspaceWithOwner(params: {
   events: readonly DomainEvent[];
 }): Promise<void> {
   const { workspace, owner, guard, events } = params;
+  await ensureRealm(workspace.realm);
   await transactWrite([
     ...workspaceWrites(workspace, undefined, 'create'),
-    { kind: 'put', key: keys.realm(workspace.realm), entity: 'realm', record: { name: workspace.realm } },
     ...principalWrites(owner, undefined, 'create'),
     ownerWrite(workspace.id, owner.id),
     emailGuardWrite(workspace.realm, guard, 'create'),
