@@ -267,6 +267,9 @@ export async function walk<R extends { id: string }>(
     return { page, matches: start, hasMore, boundaries, gaveUp, walked };
   }
   let truncated = false;
+  // A walk is no snapshot: a record whose entry moves ahead of it between two of its Queries (a
+  // rename, a status change into a partition not read yet) is met again. Met once, it counts once.
+  const met = new Set<unknown>();
   for await (const entry of entries) {
     if (options.budget !== undefined && walked >= options.budget) {
       truncated = true;
@@ -274,6 +277,9 @@ export async function walk<R extends { id: string }>(
     }
     walked++;
     reads.consumed(entry.stream);
+    const id = entry.record.id ?? entry.raw.sk;
+    if (met.has(id)) continue;
+    met.add(id);
     if (options.giveUp && page.length < size && options.giveUp(walked, matches - start + group.length)) {
       gaveUp = true;
       break;

@@ -338,6 +338,12 @@ function pipeBack(upstream: IncomingMessage, response: ServerResponse): Promise<
     const name = upstream.rawHeaders[i] ?? '';
     if (!hopByHop.has(name.toLowerCase())) headers.push(name, upstream.rawHeaders[i + 1] ?? '');
   }
+  // The client may have gone already (it gave up while DynamoDB worked): then 'close' has been
+  // emitted and never comes again, and a transaction waiting here would hold its items forever.
+  if (response.destroyed || response.writableEnded) {
+    upstream.resume();
+    return Promise.resolve();
+  }
   response.writeHead(upstream.statusCode ?? 502, upstream.statusMessage, headers);
   return new Promise<void>((resolve, reject) => {
     upstream.once('error', reject);

@@ -18,8 +18,8 @@
  * deterministic scenario asks a deep page and a counted filter right after a write, inside the
  * lag, then after it: with FSM_LIST_INDEX_LAG_MS=0 (state kept inside the lag) it serves what it
  * kept from the lagging index, a page shifted by the write and a total without it. A last one
- * shows what does not hold yet (`it.fails`): a record moved ahead of a walk while it reads is
- * met twice, so a page can hold it twice (the property's first check can meet it too, rarely).
+ * moves a record ahead of a walk while it reads: the walk meets it twice, and counts it once
+ * (list-scan.ts).
  *
  * FSM_PROPERTY_RUNS (default 3) and FSM_PROPERTY_SEED (default fixed) choose the runs;
  * FSM_LIST_INDEX_LAG_MS, when set, replaces the bound (to see the test fail without it).
@@ -514,12 +514,11 @@ describe('Lists while the indexes lag (1 s) under concurrent writes', () => {
     for (const query of [deep, counted]) await walkedWhole(workspaceId, records, query);
   }, 60_000);
 
-  // Known, not yet so (list-scan.ts): a walk is no snapshot. A record whose entry moves ahead
-  // of the walk between two of its Queries (here: renamed from the list's start to its middle)
-  // is met again, and the page holds it twice (and misses the record the second sighting pushed
-  // out). Index lag aside: DynamoDB Local shows it too, and DynamoDB between a page's Queries
-  // (one per status partition merged, at least). Remove `.fails` once a walk skips an id it met.
-  it.fails('a record renamed ahead of a walk while it reads: the page holds it once', async () => {
+  // A walk is no snapshot: a record whose entry moves ahead of the walk between two of its
+  // Queries (here: renamed from the list's start to its middle) is met again. Index lag aside:
+  // DynamoDB Local shows it too, and DynamoDB between a page's Queries. The walk skips an id it
+  // met (list-scan.ts), so the page holds it once.
+  it('a record renamed ahead of a walk while it reads: the page holds it once', async () => {
     // Prepare: 12 users of one status
     const workspaceId = randomUUID();
     const records: PrincipalRecord[] = [];
