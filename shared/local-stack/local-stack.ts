@@ -135,15 +135,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stops.unshift(() => semantics.stop());
       process.env.FSM_DYNAMODB_ENDPOINT = semantics.endpoint;
     }
-    // How long after a list's last change its index reads may still lag (shared/data/list-read.ts
-    // keeps nothing between requests before then): DynamoDB Local updates its indexes with the
-    // write, the proxy lags them by FSM_DYNAMODB_INDEX_LAG_MS; an endpoint given keeps DynamoDB's
-    // default bound.
-    if (dynamodb.own) {
-      process.env.FSM_LIST_INDEX_LAG_MS ??= String(
-        semantics ? Number(process.env.FSM_DYNAMODB_INDEX_LAG_MS ?? 0) * 1.5 : 0,
-      );
-    }
+    if (dynamodb.own) process.env.FSM_LIST_INDEX_LAG_MS ??= ownIndexLagBound(semantics !== undefined);
     resetConfig();
     resetDynamoClient();
     stops.push(metricsToFile(dataDir));
@@ -303,6 +295,16 @@ function nodeRoutes(hub: StreamHub, queueUrls: Record<string, string>, signingKe
       }),
     ),
   };
+}
+
+/**
+ * How long after a list's last change its index reads may still lag on the stack's own DynamoDB
+ * Local (shared/data/list-cache.ts keeps nothing between requests before then): none, DynamoDB
+ * Local updates its indexes with the write; behind the semantics proxy, its index lag and a half.
+ * An endpoint given keeps DynamoDB's default bound.
+ */
+function ownIndexLagBound(proxied: boolean): string {
+  return String(proxied ? Number(process.env.FSM_DYNAMODB_INDEX_LAG_MS ?? 0) * 1.5 : 0);
 }
 
 /**
