@@ -40,7 +40,8 @@ async function load(workspaceId: string, count: number): Promise<void> {
   const load = new DirectLoad<Case>(workspaceId, caseList, 'case', (id) => caseStore.of(workspaceId).key(id));
   for (let start = 0; start < count; start += 5000) {
     for (let i = start; i < Math.min(count, start + 5000); i++) {
-      const now = new Date(Date.now() - (count - i) * 60_000).toISOString();
+      const at = Date.now() - (count - i) * 60_000;
+      const now = new Date(at).toISOString();
       load.add({
         id: uuidv7(),
         title: `Case ${i}`,
@@ -48,6 +49,9 @@ async function load(workspaceId: string, count: number): Promise<void> {
         priority: priorities[i % priorities.length] ?? 'NORMAL',
         created_at: now,
         updated_at: now,
+        // Scheduled a day after their creation, for an hour: the newest cases are the latest.
+        scheduled_start: new Date(at + 86_400_000).toISOString(),
+        scheduled_end: new Date(at + 90_000_000).toISOString(),
         lock_version: 0,
       } as Case);
     }
@@ -80,7 +84,7 @@ async function measure(bearer: string, path: string): Promise<Figures> {
   return {
     p50: at(0.5),
     p95: at(0.95),
-    calls: last?.headers.get('x-dynamodb-calls') ?? '?',
+    calls: `${last?.headers.get('x-dynamodb-calls') ?? '?'}${last?.headers.get('x-total-elements-estimated') ? ' (total estimated)' : ''}`,
     readUnits: /read=([\d.]+)/.exec(last?.headers.get('x-dynamodb-capacity') ?? '')?.[1] ?? '?',
     total: body.page?.total_elements ?? 0,
   };
@@ -118,6 +122,18 @@ async function writes(bearer: string): Promise<void> {
   printWriteFigures('case update (status, priority, title)', updated);
 }
 
+/** What a request the read bound refuses answers and reads (no samples: it reads the bound). */
+async function refused(bearer: string, path: string): Promise<void> {
+  const t0 = performance.now();
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${bearer}` },
+  });
+  const body = (await response.json()) as { type?: string };
+  console.log(
+    `  ${path}: ${response.status} ${body.type ?? ''} in ${(performance.now() - t0).toFixed(0)} ms, read units ${/read=([\d.]+)/.exec(response.headers.get('x-dynamodb-capacity') ?? '')?.[1] ?? '?'}`,
+  );
+}
+
 try {
   const me = await fetch(`${service.baseUrl}/api/v2/cases?size=1`, {
     headers: { authorization: `Bearer ${await token()}` },
@@ -149,6 +165,15 @@ try {
     );
     record('cases, sort=priority:desc, page 0', await measure(bearer, '/api/v2/cases?sort=priority:desc'));
     record('cases, default order, page 25', await measure(bearer, '/api/v2/cases?page=25'));
+    // The worst a case list can be asked (shared/data/README.md, "The read bound"): a filter no
+    // counter counts, whose count reads every entry of the wanted statuses. The last 2,000
+    // cases' schedules end after `from`.
+    const from = encodeURIComponent(new Date(Date.now() + 86_400_000 - 2_000 * 60_000).toISOString());
+    record(
+      'cases, scheduled_from (last 2,000), sort=scheduled_start:desc, page 0',
+      await measure(bearer, `/api/v2/cases?scheduled_from=${from}&sort=scheduled_start:desc`),
+    );
+    await refused(bearer, `/api/v2/cases?scheduled_from=${from}&sort=scheduled_start:asc`);
   }
   console.log(
     `\np50 (p95) per page, ${samples} samples, one request in flight; DynamoDB calls and read units of one page`,

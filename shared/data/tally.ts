@@ -31,7 +31,8 @@ import { DataError } from './data-error.ts';
 import { listKeys } from './keys.ts';
 import { isConditionFailure, isContention, retryingContention, translate } from './table-failure.ts';
 import type { Key } from './table-item.ts';
-import { type TableWrite, type TransactItem, toTransactItem } from './table-write.ts';
+import { getRecords } from './table-reads.ts';
+import type { TableWrite, TransactItem } from './table-write.ts';
 
 export const tallyEntity = 'tally';
 
@@ -136,12 +137,31 @@ export async function settleTally(tally: Tally): Promise<void> {
  * condition fails) is dropped and the rest sent again; a transaction that met others is sent
  * again after a pause, up to `attempts` times, then the failure is thrown (`unavailable`).
  */
-export async function applyTallies(tallies: readonly Tally[], attempts = 12): Promise<void> {
-  for (const chunk of chunksOf(tallies)) await applyChunk(chunk, attempts);
+export async function applyTallies(
+  tallies: readonly Tally[],
+  attempts = 12,
+  options: { waitingOnly?: boolean } = {},
+): Promise<void> {
+  const pending = options.waitingOnly ? await stillWaiting(tallies) : tallies;
+  for (const chunk of chunksOf(pending)) await applyChunk(chunk, attempts);
 }
 
+/**
+ * Of these tallies, those not applied yet: one strongly consistent BatchGetItem per 100. The
+ * stream delivers every tally, and their writers have applied nearly all of them already: a
+ * batch then costs this read, not a transaction that fails on every tally's condition.
+ */
+async function stillWaiting(tallies: readonly Tally[]): Promise<Tally[]> {
+  const found = await getRecords(
+    tallies.map((tally) => tally.key),
+    { consistent: true },
+  );
+  return tallies.filter((_, i) => found[i] !== undefined);
+}
+
+/** The item a change moves: DynamoDB takes one operation per item in a transaction. */
 function counterId(add: CounterAdd): string {
-  return `${add.key.pk}\u0000${add.key.sk}\u0000${add.attribute}`;
+  return `${add.key.pk}\u0000${add.key.sk}`;
 }
 
 /** Tallies grouped so that each group's deletes and distinct counters fit one transaction. */
@@ -163,18 +183,47 @@ function chunksOf(tallies: readonly Tally[]): Tally[][] {
   return chunks;
 }
 
-/** The counter changes of tallies, merged per item, each stamped with when it was applied. */
-function mergedAdds(tallies: readonly Tally[], appliedAt: string): CounterAdd[] {
-  const merged = new Map<string, CounterAdd>();
+/**
+ * The counter changes of tallies as one Update per item (DynamoDB takes one operation per item in
+ * a transaction): every attribute's changes summed (a comment's reactions of two emojis are two
+ * attributes of one item), its fields set, and `applied_at`, when the change was applied.
+ */
+function mergedUpdates(tallies: readonly Tally[], appliedAt: string): TransactItem[] {
+  const items = new Map<
+    string,
+    { key: Key; entity: string; fields: Record<string, unknown>; adds: Map<string, number> }
+  >();
   for (const add of tallies.flatMap((tally) => tally.adds)) {
     const id = counterId(add);
-    const seen = merged.get(id);
-    if (seen) {
-      seen.by += add.by;
-      seen.fields = { ...seen.fields, ...add.fields, applied_at: appliedAt };
-    } else merged.set(id, { ...add, fields: { ...add.fields, applied_at: appliedAt } });
+    const item = items.get(id) ?? { key: add.key, entity: add.entity, fields: {}, adds: new Map() };
+    item.entity = add.entity;
+    Object.assign(item.fields, add.fields);
+    for (const attribute of [add.attribute, ...(add.alsoAdd ?? [])]) {
+      item.adds.set(attribute, (item.adds.get(attribute) ?? 0) + add.by);
+    }
+    items.set(id, item);
   }
-  return [...merged.values()];
+  return [...items.values()].map(({ key, entity, fields, adds }) => {
+    const sets = Object.entries({ ...fields, entity, applied_at: appliedAt });
+    const added = [...adds];
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: `SET ${sets.map((_, i) => `#s${i} = :s${i}`).join(', ')} ADD ${added
+          .map((_, i) => `#a${i} :a${i}`)
+          .join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries([
+          ...sets.map(([name], i) => [`#s${i}`, name]),
+          ...added.map(([name], i) => [`#a${i}`, name]),
+        ]),
+        ExpressionAttributeValues: Object.fromEntries([
+          ...sets.map(([, value], i) => [`:s${i}`, value]),
+          ...added.map(([, by], i) => [`:a${i}`, by]),
+        ]),
+      },
+    };
+  });
 }
 
 function cancellationCodes(error: unknown): string[] | undefined {
@@ -222,7 +271,7 @@ async function applyChunk(chunk: readonly Tally[], attempts: number): Promise<vo
       ...left.map((tally) => ({
         Delete: { TableName: tableName(), Key: tally.key, ConditionExpression: 'attribute_exists(pk)' },
       })),
-      ...mergedAdds(left, new Date().toISOString()).map(toTransactItem),
+      ...mergedUpdates(left, new Date().toISOString()),
     ];
     try {
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));

@@ -44,7 +44,7 @@ export async function processStreamBatch(
   // Tallies their writers did not apply (data/tally.ts); the applied ones are gone, and skipped.
   if (tallies.length > 0) {
     try {
-      await applyTallies(tallies);
+      await applyTallies(tallies, 12, { waitingOnly: true });
     } catch (error) {
       log('tally apply failed', { tallies: tallies.length, error: String(error) });
       const from = [first, firstTally].filter((at): at is string => at !== undefined).sort(bySequence)[0];

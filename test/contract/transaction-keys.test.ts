@@ -155,6 +155,8 @@ interface WriteRecord {
 function isBookkeeping(item: RecordedItem, entities: ReadonlyMap<string, string>): boolean {
   if (item.op === 'ConditionCheck') return true;
   if (item.op === 'Update') return item.add === true;
+  // A tally's key says what it is even when its put was not recorded (written before `ready`).
+  if (item.pk.endsWith('#TALLY')) return true;
   const entity = entities.get(keyOf(item));
   return entity === 'tally' || entity === 'event';
 }
