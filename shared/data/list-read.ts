@@ -235,11 +235,8 @@ export async function listPage<R extends { id: string }>(
           request,
           shape.pattern.index === 'base' && !shape.facet,
           { ...result, hasMore: true },
-          {
-            total,
-            // Boundaries are positions the walk saw, exact; the estimate is never kept.
-            ...(ref ? { ref, learned: false, counted: false, from, kept: cached.kept } : {}),
-          },
+          // Nothing kept: every kept position carries the total, and an estimate is none.
+          { total },
         );
       }
     }

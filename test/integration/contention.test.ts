@@ -7,14 +7,9 @@
  * which those writes move through their tallies (shared/data/tally.ts), end exact, whether the
  * writer applied its tally or the stream processor did, and however often the stream delivers it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../shared/auth/actor.ts';
 import { grantsOfRoles } from '../../shared/auth/grants.ts';
-import { resetConfig } from '../../shared/config.ts';
-import { resetDynamoClient } from '../../shared/data/client.ts';
 import { DataError } from '../../shared/data/data-error.ts';
 import { listKeys } from '../../shared/data/keys.ts';
 import { workspaceScope } from '../../shared/data/list-patterns.ts';
@@ -24,42 +19,31 @@ import type { Case } from '../../shared/domain/cases/case.schema.ts';
 import { createCase, updateCase } from '../../shared/domain/cases/case.service.ts';
 import { serviceAccountIdOf, workspaceIdOf } from '../../shared/domain/workspaces/workspace-provisioning.ts';
 import { processStreamBatch } from '../../shared/events/stream-processor.ts';
-import { createTable } from '../../shared/local-stack/create-resources.ts';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../shared/local-stack/dynamodb-local.ts';
-import {
-  type DynamoDbSemanticsProxy,
-  startDynamoDbSemanticsProxy,
-} from '../../shared/local-stack/dynamodb-semantics-proxy.ts';
 import { applySeed } from '../../shared/local-stack/seed.ts';
-import { type StreamPoller, startStreamPoller } from '../../shared/local-stack/stream-poller.ts';
+import type { StreamPoller } from '../../shared/local-stack/stream-poller.ts';
+import { type SemanticsHarness, startSemanticsHarness } from '../support/semantics-harness.ts';
 
 const workspaceName = 'Contention Works';
-let dynamodb: DynamoDbLocal;
-let proxy: DynamoDbSemanticsProxy;
+let harness: SemanticsHarness;
+let proxy: SemanticsHarness['proxy'];
 let poller: StreamPoller;
-let dataDir: string;
 let ctx: Actor;
-const saved = { ...process.env };
-/** Stream batches the records processor was handed, and the tallies they held. */
+/** Tallies the records stream processor was handed. */
 let talliesSeen = 0;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-contention-'));
-  dynamodb = await startDynamoDbLocal({ dataDir: null });
   // Holding each transaction's items 20 ms after DynamoDB Local answered makes concurrent
   // requests of this test really meet, as they would on DynamoDB.
-  proxy = await startDynamoDbSemanticsProxy({ target: dynamodb.endpoint, holdMs: 20 });
-  Object.assign(process.env, {
-    FSM_TABLE_NAME: 'fsm',
-    FSM_DYNAMODB_ENDPOINT: proxy.endpoint,
-    AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    FSM_BASE_URL: 'http://127.0.0.1:1',
+  harness = await startSemanticsHarness({
+    holdMs: 20,
+    seen: (event) => {
+      talliesSeen += event.Records.filter(
+        (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === tallyEntity,
+      ).length;
+    },
   });
-  resetConfig();
-  resetDynamoClient();
-  await createTable({ endpoint: dynamodb.endpoint, tableName: 'fsm' });
+  proxy = harness.proxy;
+  poller = harness.poller as StreamPoller;
   await applySeed({
     workspaces: [
       {
@@ -84,29 +68,10 @@ beforeAll(async () => {
     requestId: 'contention',
     correlationId: 'contention',
   };
-  // The stream processor's tally work, as the local stack runs it (the records group).
-  poller = startStreamPoller({
-    endpoint: dynamodb.endpoint,
-    tableName: 'fsm',
-    checkpointFile: null,
-    intervalMs: 50,
-    onRecords: async (event) => {
-      talliesSeen += event.Records.filter(
-        (record) => record.eventName === 'INSERT' && record.dynamodb?.NewImage?.entity?.S === tallyEntity,
-      ).length;
-      return processStreamBatch(event, [], () => {}, { tallies: true });
-    },
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await poller?.stop();
-  await proxy?.stop();
-  await dynamodb?.stop();
-  process.env = { ...saved };
-  resetConfig();
-  resetDynamoClient();
-  await rm(dataDir, { recursive: true, force: true });
+  await harness?.stop();
 });
 
 const counterOf = async (...names: string[]) => {

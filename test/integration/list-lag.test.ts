@@ -25,11 +25,8 @@
  * FSM_LIST_INDEX_LAG_MS, when set, replaces the bound (to see the test fail without it).
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetConfig } from '../../shared/config.ts';
-import { resetDynamoClient } from '../../shared/data/client.ts';
 import type { PrincipalRecord } from '../../shared/data/directory.store.ts';
 import { userList, userTokens } from '../../shared/data/directory-lists.ts';
 import { collectionPk, listKeys } from '../../shared/data/keys.ts';
@@ -38,106 +35,38 @@ import { indexedItem, listWrites } from '../../shared/data/list-index.ts';
 import { searchWords, workspaceScope } from '../../shared/data/list-patterns.ts';
 import { comparatorOf, listPage } from '../../shared/data/list-read.ts';
 import { getRecords, queryItems, recordOf, transactWrite } from '../../shared/data/table.ts';
-import { processStreamBatch } from '../../shared/events/stream-processor.ts';
-import { createTable } from '../../shared/local-stack/create-resources.ts';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../shared/local-stack/dynamodb-local.ts';
-import {
-  type DynamoDbSemanticsProxy,
-  startDynamoDbSemanticsProxy,
-} from '../../shared/local-stack/dynamodb-semantics-proxy.ts';
-import { type StreamPoller, startStreamPoller } from '../../shared/local-stack/stream-poller.ts';
+import type { StreamPoller } from '../../shared/local-stack/stream-poller.ts';
+import { type SemanticsHarness, startSemanticsHarness } from '../support/semantics-harness.ts';
+import { fields, instant, roleNames, statuses, type UserSeed, userArb } from '../support/user-seeds.ts';
 
 /** How long the proxy's indexes lag their table. */
 const indexLagMs = 1000;
-let dynamodb: DynamoDbLocal;
-let proxy: DynamoDbSemanticsProxy;
+let harness: SemanticsHarness;
+let proxy: SemanticsHarness['proxy'];
 let poller: StreamPoller;
-const saved = { ...process.env };
 
 /** The data layer's bound of the index lag (FSM_LIST_INDEX_LAG_MS), as it reads it. */
 const lagBound = () => Number(process.env.FSM_LIST_INDEX_LAG_MS);
 
 beforeAll(async () => {
-  dynamodb = await startDynamoDbLocal({ dataDir: null });
-  proxy = await startDynamoDbSemanticsProxy({ target: dynamodb.endpoint, holdMs: 10, indexLagMs });
-  Object.assign(process.env, {
-    FSM_TABLE_NAME: 'fsm',
-    FSM_DYNAMODB_ENDPOINT: proxy.endpoint,
-    AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+  harness = await startSemanticsHarness({
+    holdMs: 10,
+    indexLagMs,
     // Walks read 3 entries per Query: they span many index pages, and many index lag steps.
-    FSM_LIST_QUERY_MAX: '3',
-    FSM_LIST_PROBE: '4',
+    env: { FSM_LIST_QUERY_MAX: '3', FSM_LIST_PROBE: '4' },
   });
+  proxy = harness.proxy;
+  poller = harness.poller as StreamPoller;
   // Above the lag; a value set outside (0: keep inside the lag) is the experiment's.
   process.env.FSM_LIST_INDEX_LAG_MS ??= '1500';
   delete process.env.FSM_LIST_PLAN;
-  resetConfig();
-  resetDynamoClient();
-  await createTable({ endpoint: dynamodb.endpoint, tableName: 'fsm' });
-  // The proxy builds its lagging copy of the table on the first index read or write through it
-  // (seconds on a busy machine): here, by a client without deadlines. A data-layer write would
-  // meet it first, time out (2 s per attempt) and find its own abandoned attempt holding its
-  // items for good (the abandoned request's answer is never piped back).
-  const warm = new DynamoDBClient({
-    endpoint: proxy.endpoint,
-    region: 'eu-central-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  try {
-    await warm.send(
-      new QueryCommand({
-        TableName: 'fsm',
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :none',
-        ExpressionAttributeValues: { ':none': { S: 'warm-up' } },
-      }),
-    );
-  } finally {
-    warm.destroy();
-  }
-  // The stream processor's tally work, as the local stack runs it: tallies a writer could not
-  // apply (contended three times) are applied from the stream.
-  poller = startStreamPoller({
-    endpoint: dynamodb.endpoint,
-    tableName: 'fsm',
-    checkpointFile: null,
-    intervalMs: 50,
-    onRecords: (event) => processStreamBatch(event, [], () => {}, { tallies: true }),
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await poller?.stop();
-  await proxy?.stop();
-  await dynamodb?.stop();
-  process.env = { ...saved };
-  resetConfig();
-  resetDynamoClient();
+  await harness?.stop();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const firstNames = ['Anna', 'Anne', 'Ben', 'Björn', 'Zoë', 'zoe', 'Ida 9', 'Ida 10'];
-const lastNames = ['Brandt', 'brandt', 'Müller', 'Mueller', 'Schmidt', 'Öz'];
-const domains = ['acme.example', 'acme-north.example', 'other.example'];
-const statuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;
-const roleNames = ['technician', 'driver', 'admin'];
-const fields = ['last_name', 'first_name', 'email', 'created_at', 'updated_at'];
-/** A few instants, so that sort keys tie. */
-const instant = (n: number) => new Date(Date.UTC(2026, 0, 1 + n)).toISOString();
-
-const userArb = fc.record({
-  first: fc.constantFrom(...firstNames),
-  last: fc.constantFrom(...lastNames),
-  domain: fc.constantFrom(...domains),
-  status: fc.constantFrom(...statuses),
-  roles: fc.subarray(roleNames, { minLength: 1 }),
-  created: fc.nat(5),
-  updated: fc.nat(5),
-});
-type UserSeed = typeof userArb extends fc.Arbitrary<infer T> ? T : never;
 
 const sortKey = fc.record({
   field: fc.constantFrom(...fields),

@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { PrincipalRecord } from '../../shared/data/directory.store.ts';
+import { fields, instant, roleNames, statuses, type UserSeed, userArb } from '../support/user-seeds.ts';
 
 type Lists = {
   userList: typeof import('../../shared/data/directory-lists.ts').userList;
@@ -52,26 +53,6 @@ beforeAll(async () => {
 afterAll(() => {
   process.env = saved;
 });
-
-const firstNames = ['Anna', 'Anne', 'Ben', 'Björn', 'Zoë', 'zoe', 'Ida 9', 'Ida 10'];
-const lastNames = ['Brandt', 'brandt', 'Müller', 'Mueller', 'Schmidt', 'Öz'];
-const domains = ['acme.example', 'acme-north.example', 'other.example'];
-const statuses = ['ACTIVE', 'BLOCKED', 'INACTIVE'] as const;
-const roleNames = ['technician', 'driver', 'admin'];
-const fields = ['last_name', 'first_name', 'email', 'created_at', 'updated_at'];
-/** A few instants, so that sort keys tie. */
-const instant = (n: number) => new Date(Date.UTC(2026, 0, 1 + n)).toISOString();
-
-const userArb = fc.record({
-  first: fc.constantFrom(...firstNames),
-  last: fc.constantFrom(...lastNames),
-  domain: fc.constantFrom(...domains),
-  status: fc.constantFrom(...statuses),
-  roles: fc.subarray(roleNames, { minLength: 1 }),
-  created: fc.nat(5),
-  updated: fc.nat(5),
-});
-type UserSeed = typeof userArb extends fc.Arbitrary<infer T> ? T : never;
 
 const queryArb = fc.record({
   /** Search: none, vocabulary words, prefixes of them, a word no one has, or two words. */
