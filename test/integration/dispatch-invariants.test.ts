@@ -27,8 +27,6 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../shared/auth/actor.ts';
 import { grantsOfRoles } from '../../shared/auth/grants.ts';
-import { resetConfig } from '../../shared/config.ts';
-import { resetDynamoClient } from '../../shared/data/client.ts';
 import type { Case } from '../../shared/domain/cases/case.schema.ts';
 import { createCase, updateCase } from '../../shared/domain/cases/case.service.ts';
 import { caseStore } from '../../shared/domain/cases/case.store.ts';
@@ -49,43 +47,25 @@ import {
   userIdOf,
   workspaceIdOf,
 } from '../../shared/domain/workspaces/workspace-provisioning.ts';
-import { createTable } from '../../shared/local-stack/create-resources.ts';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../shared/local-stack/dynamodb-local.ts';
-import {
-  type DynamoDbSemanticsProxy,
-  startDynamoDbSemanticsProxy,
-} from '../../shared/local-stack/dynamodb-semantics-proxy.ts';
 import { applySeed } from '../../shared/local-stack/seed.ts';
 import { writeMetricsTo } from '../../shared/observability/metrics.ts';
 import { solve } from '../../shared/optimizer/solve.ts';
+import { type SemanticsHarness, startSemanticsHarness } from '../support/semantics-harness.ts';
 import { checkTourFeasible, tourAsWritten } from '../support/tour-feasibility.ts';
 
 const workspaceName = 'Invariant Works';
 const technicians = ['ada', 'bo', 'cy'].map((name) => `${name}@invariants.test`);
 const depot: Place = { latitude: 52.52, longitude: 13.405 };
-let dynamodb: DynamoDbLocal;
-let proxy: DynamoDbSemanticsProxy;
+let harness: SemanticsHarness;
 let dataDir: string;
 let ctx: Actor;
 let users: string[];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-invariants-'));
-  dynamodb = await startDynamoDbLocal({ dataDir: null });
-  proxy = await startDynamoDbSemanticsProxy({ target: dynamodb.endpoint, holdMs: 10 });
-  Object.assign(process.env, {
-    FSM_TABLE_NAME: 'fsm',
-    FSM_DYNAMODB_ENDPOINT: proxy.endpoint,
-    AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    FSM_BASE_URL: 'http://127.0.0.1:1',
-  });
-  resetConfig();
-  resetDynamoClient();
+  harness = await startSemanticsHarness({ holdMs: 10 });
   // The runs' metric lines go to a file of this test's, not to its output.
   writeMetricsTo(join(dataDir, 'metrics.jsonl'));
-  await createTable({ endpoint: dynamodb.endpoint, tableName: 'fsm' });
   await applySeed({
     workspaces: [
       {
@@ -120,8 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   writeMetricsTo(undefined);
-  await proxy?.stop();
-  await dynamodb?.stop();
+  await harness?.stop();
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -541,6 +520,6 @@ describe('Dispatch invariants under random days', () => {
       },
     );
     // The harness really met concurrent writes on one item (and the service retried them).
-    expect(proxy.stats().transactions).toBeGreaterThan(0);
+    expect(harness.proxy.stats().transactions).toBeGreaterThan(0);
   }, 300_000);
 });
