@@ -282,7 +282,8 @@ function globalSecondaryIndex(index: IndexDefinition): GlobalSecondaryIndex {
   };
 }
 
-async function describeTable(
+/** The table's description, or undefined when it does not exist. */
+export async function describeTable(
   client: DynamoDBClient,
   TableName: string,
 ): Promise<TableDescription | undefined> {

@@ -26,7 +26,6 @@ import {
   type BatchWriteItemCommandOutput,
   CreateTableCommand,
   DeleteTableCommand,
-  DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
   ScanCommand,
@@ -34,7 +33,7 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { dynamoDbClient } from '../aws/clients.ts';
-import { DEFAULT_REGION } from './create-resources.ts';
+import { DEFAULT_REGION, describeTable } from './create-resources.ts';
 import type { WrittenItem } from './dynamodb-item-keys.ts';
 
 type Item = Record<string, AttributeValue>;
@@ -426,18 +425,6 @@ async function batchWriteAll(
       );
       chunk = result.UnprocessedItems?.[tableName];
     }
-  }
-}
-
-async function describeTable(
-  client: DynamoDBClient,
-  TableName: string,
-): Promise<TableDescription | undefined> {
-  try {
-    return (await client.send(new DescribeTableCommand({ TableName }))).Table;
-  } catch (error) {
-    if (error instanceof ResourceNotFoundException) return undefined;
-    throw error;
   }
 }
 
