@@ -50,6 +50,8 @@ interface Allowed {
   key: RegExp;
   /** The record types that may share it (every writer's type must match); any when absent. */
   records?: RegExp;
+  /** The record the key belongs to (its id is the key's sort key) writes it too, whatever its type. */
+  besidesItsOwn?: boolean;
   reason: string;
 }
 
@@ -77,6 +79,21 @@ const allowed: readonly Allowed[] = [
     key: /^T#<ws>#CASE_TOUR \/ <id>$/,
     records: /^tour$/,
     reason: "a case's open-tour guard: two tours meet on it only when they claim the same case",
+  },
+  {
+    key: /^T#<ws>#CASE \/ <id>$/,
+    records: /^tour$/,
+    besidesItsOwn: true,
+    reason:
+      'a booking is a write of the tour that takes the case (booking.service.ts, booking-batch.ts): it ' +
+      'schedules the cases it inserts with it; the case’s own writes meet it only over that case',
+  },
+  {
+    key: /^T#<ws>#(TOUR \/ <id>|L#TOUR#SEARCH \/ .*)$/,
+    records: /^tour$/,
+    reason:
+      'a booking that moves a case writes the tour it leaves with the one that takes it, and a batch of ' +
+      'bookings the tours of its day: tours meet there only over the cases they hand over',
   },
   {
     key: /^T#<ws>#SHIFT_TOUR \/ <id>$/,
@@ -203,7 +220,10 @@ function trafficOf(lines: readonly RecordingLine[]): RecordedWrite[] {
 /** The keys written by the transactions of two or more records, by pattern, less `allowedKeys`. */
 function hotKeys(writes: readonly RecordedWrite[], allowedKeys: readonly Allowed[] = allowed): HotKey[] {
   const entities = entitiesOf(writes);
-  const writers = new Map<string, { pattern: string; entity?: string; records: Map<string, WriteRecord> }>();
+  const writers = new Map<
+    string,
+    { pattern: string; id?: string; entity?: string; records: Map<string, WriteRecord> }
+  >();
   const singles = new Map<string, number>();
   for (const write of writes) {
     if (write.single) {
@@ -220,7 +240,11 @@ function hotKeys(writes: readonly RecordedWrite[], allowedKeys: readonly Allowed
       const key = keyOf(item);
       let seen = writers.get(key);
       if (!seen) {
-        seen = { pattern: keyPattern(item.pk, item.sk), records: new Map() };
+        seen = {
+          pattern: keyPattern(item.pk, item.sk),
+          ...(anId.test(item.sk) ? { id: item.sk } : {}),
+          records: new Map(),
+        };
         writers.set(key, seen);
       }
       seen.entity ??= entities.get(key);
@@ -228,12 +252,15 @@ function hotKeys(writes: readonly RecordedWrite[], allowedKeys: readonly Allowed
     }
   }
   const hot = new Map<string, HotKey>();
-  for (const { pattern, entity, records } of writers.values()) {
+  for (const { pattern, id, entity, records } of writers.values()) {
     if (records.size < 2) continue;
     const excused = allowedKeys.some(
       (entry) =>
         entry.key.test(pattern) &&
-        [...records.values()].every((record) => !entry.records || entry.records.test(record.type)),
+        [...records.values()].every(
+          (record) =>
+            !entry.records || entry.records.test(record.type) || (entry.besidesItsOwn && record.id === id),
+        ),
     );
     if (excused) continue;
     const known = hot.get(pattern);
@@ -426,6 +453,19 @@ describe('The rule of transaction keys, on a hand-made recording', () => {
     const writes = [caseWrite(caseA, guard), caseWrite(caseB, guard)];
 
     expect(hotKeys(writes).map((hot) => hot.pattern)).toEqual(['T#<ws>#CASE_TOUR / <id>']);
+  });
+
+  it('lets bookings (writes of a tour) schedule cases, and no other record write a case', () => {
+    const tour = '0190a6b2-0000-7000-8000-0000000000e1';
+    const booking = transaction(
+      put(`T#${ws}#TOUR`, tour, 'tour'),
+      eventPut('tour.updated', 'tour', tour),
+      put(`T#${ws}#CASE`, caseA, 'case'),
+      put(`T#${ws}#CASE`, caseB, 'case'),
+    );
+
+    expect(hotKeys([booking, caseWrite(caseA), caseWrite(caseB)])).toEqual([]);
+    expect(hotKeys([caseWrite(caseA, put(`T#${ws}#CASE`, caseB, 'case')), caseWrite(caseB)])).toHaveLength(1);
   });
 
   it('shows a key as a pattern of its kind', () => {

@@ -362,7 +362,9 @@ async function race(d: Day): Promise<void> {
     const [, booked] = await Promise.all([apply(d, d.pending.shift(), true), book(d, true)]);
     await rememberBooked(d, [booked]);
   } else {
-    await rememberBooked(d, await Promise.all([book(d, true), book(d, true)]));
+    // Three at once: the first is booked alone, the two that queue behind it are written together
+    // (booking-batch.ts), perhaps of one case or one shift.
+    await rememberBooked(d, await Promise.all([book(d, true), book(d, true), book(d, true)]));
   }
 }
 

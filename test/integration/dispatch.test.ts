@@ -547,6 +547,71 @@ describe('Dispatch: booking an appointment', () => {
     expect(tour?.stops).toHaveLength(1);
   }, 40_000);
 
+  it('answers a burst of bookings over several shifts each as if booked alone: the fits booked, the rest refused, nothing on two tours', async () => {
+    const day = freshDay();
+    // Anna and Ben each have a morning of two hours: room for two 45-minute jobs each, not three.
+    const shifts = [
+      await createShift(people.anna, day, { end: at(day, 10) }),
+      await createShift(people.ben, day, { end: at(day, 10) }),
+    ];
+    const morning = [{ start: at(day, 8), end: at(day, 10) }];
+    const fresh = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        createCase(day, { location: near(0.001, 0.001), time_windows: morning }),
+      ),
+    );
+    // One more already on Cleo's tour: its booking moves it.
+    const moving = await createCase(day, { location: near(0.001, 0.001), time_windows: morning });
+    const cleosTour = await createTour(day, { driver_id: people.cleo, stops: stopsOf([moving.id]) });
+    const done = await createCase(day, { status: 'DONE' });
+    const slot = { start: at(day, 8), end: at(day, 10) };
+    const requests = [
+      ...fresh.map((work, index) => ({ id: work.id, shift: shifts[index % 2]?.id })),
+      { id: moving.id, shift: shifts[0]?.id },
+      { id: done.id, shift: shifts[1]?.id },
+      { id: fresh[0]?.id, shift: randomUUID() },
+    ];
+
+    const answers = await Promise.all(
+      requests.map(({ id, shift }) =>
+        call('POST', `/api/v2/cases/${id}/book`, { token: dispatcher, body: { shift_id: shift, ...slot } }),
+      ),
+    );
+
+    const statuses = answers.map((answer) => answer.status);
+    // Two fit per shift: four of the seven open cases are booked, three refused for want of room.
+    expect(statuses.slice(0, 7).filter((status) => status === 200)).toHaveLength(4);
+    expect(statuses.slice(0, 7).filter((status) => status === 409)).toHaveLength(3);
+    for (const answer of answers.slice(0, 7).filter((each) => each.status === 409)) {
+      expect(answer.body.data).toEqual({ reason: 'slot_unavailable' });
+    }
+    expect(answers[7]?.body.data).toEqual({ reason: 'case_not_bookable', status: 'DONE' });
+    expect(answers[8]?.status).toBe(422);
+    const tours = await Promise.all(shifts.map((shift) => toursOfShift(shift.id)));
+    const onTours = tours.flatMap((list) =>
+      list.flatMap((tour) => tour.stops.map((stop: Json) => stop.case_id)),
+    );
+    const booked = requests.slice(0, 7).filter((_, index) => statuses[index] === 200);
+    expect(onTours.sort()).toEqual(booked.map((request) => request.id).sort());
+    for (const { id, shift } of booked) {
+      const record = await getCase(id as string);
+      const owner = shifts.find((each) => each.id === shift);
+      expect(record).toMatchObject({
+        status: 'SCHEDULED',
+        assignee_id: owner?.user_id,
+        time_windows: [slot],
+      });
+    }
+    for (const [index, request] of requests.slice(0, 7).entries()) {
+      if (statuses[index] === 409 && request.id !== moving.id) {
+        expect((await getCase(request.id as string)).status).toBe('NEW');
+      }
+    }
+    const movedAway = statuses[6] === 200;
+    expect((await getTour(cleosTour.id)).stops).toEqual(movedAway ? [] : [{ case_id: moving.id }]);
+    await expectDayInvariants(day);
+  }, 60_000);
+
   it('moves a case booked again to another shift, leaving its old tour', async () => {
     const day = freshDay();
     // Anna's shift ends at noon: the afternoon is Ben's alone.

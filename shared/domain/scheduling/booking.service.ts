@@ -14,12 +14,17 @@
  * - Races: every record is written on the version read, and guards keep one open tour per case and
  *   one PLANNED tour per shift (tour-claims.ts). A booking that loses reads the day again and checks
  *   once more, so of two bookings racing for room for one, one is 200 and the other 409.
+ * - Bookings into one shift that arrive while another is being written are written together
+ *   (group-commit.ts, booking-batch.ts): one read of the day, each placed in arrival order into the
+ *   day with the ones before it, one transaction. A batch that loses a race falls back to booking
+ *   each alone, so the answers are what one-at-a-time bookings in that order would give.
  *
  * Cost per attempt: the case, the shift, its technician, the shift's tours (a key range and its
  * guard), the case's guard and the stops' cases (1 BatchGetItem), one travel matrix, one
- * transaction of about 15 to 25 items.
+ * transaction of 7 items (the case, the tour, their events, the tour's list entry, the case's
+ * guard, the tally), then the tally's apply. A batch of n: the same reads once (the cases and
+ * guards in one BatchGetItem each), n travel matrices, one transaction of 3n + 4 items.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -28,48 +33,25 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
-import { serialized } from '../keyed-mutex.ts';
-import type { Shift } from '../shifts/shift.schema.ts';
-import { shiftStore } from '../shifts/shift.store.ts';
+import { groupCommitted, type Outcome } from '../group-commit.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { tourStore, toursOfShift } from '../tours/tour.store.ts';
 import { heldCases, openToursOfCases, plannedTourOfShift, tourClaims } from '../tours/tour-claims.ts';
 import type { BookAppointment } from './booking.schema.ts';
-import { SchedulingError } from './scheduling-error.ts';
-import { currentTour, shiftDayOf, tourPositionOf } from './shift-day.ts';
-import { bestInsertion, type SlotTask } from './slot-search.ts';
-import { type PlanningOptions, taskOf, travelBetween, unbookable } from './slots.service.ts';
-import { greatCircleTravel, type Place } from './travel.ts';
+import { type BookingRequest, bookTogether, maxBatch } from './booking-batch.ts';
+import {
+  bookableCase,
+  currentTourOf,
+  early,
+  placeCase,
+  shiftOrThrow,
+  tourWithStops,
+  unavailable,
+} from './booking-parts.ts';
+import type { PlanningOptions } from './slots.service.ts';
 
 /** Attempts of a booking that keeps losing races before it gives up. */
 const maxAttempts = 6;
-
-const seconds = (instant: string) => Date.parse(instant) / 1000;
-const iso = (second: number) => new Date(second * 1000).toISOString();
-
-const unavailable = (detail: string) =>
-  new SchedulingError('conflict', { detail, data: { reason: 'slot_unavailable' } });
-
-function notBookable(record: Case, detail: string): SchedulingError {
-  return new SchedulingError('conflict', {
-    detail,
-    data: { reason: 'case_not_bookable', status: record.status },
-  });
-}
-
-/** A read started before it is awaited: its failure is awaited later, never an unhandled rejection. */
-function early<T>(read: Promise<T>): Promise<T> {
-  read.catch(() => {});
-  return read;
-}
-
-/** The case's task restricted to the booked window. */
-function bookedTask(task: SlotTask, start: number, end: number): SlotTask {
-  const windows = task.windows
-    .map(([open, close]) => [Math.max(open, start), Math.min(close, end)] as const)
-    .filter(([open, close]) => open <= close);
-  return { ...task, windows };
-}
 
 export async function bookCase(
   ctx: Actor,
@@ -77,57 +59,35 @@ export async function bookCase(
   input: BookAppointment,
   options: PlanningOptions = {},
 ): Promise<Case> {
-  // Bookings into one shift queue up in this process (keyed-mutex.ts): contention becomes waiting
-  // instead of lost transactions; across processes the conditional writes still decide.
-  const queue = `booking:${ctx.workspaceId}:${input.shift_id.toLowerCase()}`;
+  // Bookings of a workspace queue up in this process and are written together (group-commit.ts):
+  // contention becomes one shared transaction instead of lost ones; across processes the
+  // conditional writes still decide.
+  const queue = `booking:${ctx.workspaceId}`;
+  const request: BookingRequest = { ctx, caseId: caseId.toLowerCase(), input, options };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const booked = await serialized(queue, () => tryBooking(ctx, caseId.toLowerCase(), input, options));
-    if (booked) return booked;
+    const outcome = await groupCommitted(queue, request, bookBatch, maxBatch);
+    if ('value' in outcome) return outcome.value;
+    if ('error' in outcome) throw outcome.error;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
   }
   throw unavailable('The shift’s day kept changing while the case was booked; read the slots again.');
 }
 
-async function bookableCase(ctx: Actor, id: string): Promise<Case & { location: Place }> {
-  const found = await caseStore.of(ctx).getConsistent(id);
-  if (!found) throw new SchedulingError('not-found', { detail: 'No case with this id exists.' });
-  const record = withPlanningDefaults(found);
-  if (!record.location) throw notBookable(record, 'The case has no location: it cannot be planned.');
-  if (unbookable.has(record.status))
-    throw notBookable(record, `The case is ${record.status}: only open work is booked.`);
-  return record as Case & { location: Place };
+/** A batch of one is booked alone; more are written together. */
+async function bookBatch(requests: BookingRequest[]): Promise<Array<Outcome<Case>>> {
+  const [first] = requests;
+  if (requests.length === 1 && first) return [await bookAlone(first)];
+  return bookTogether(requests, bookAlone);
 }
 
-async function shiftOrThrow(ctx: Actor, id: string): Promise<Shift> {
-  const shift = await shiftStore.of(ctx).getConsistent(id.toLowerCase());
-  if (shift) return shift;
-  throw new SchedulingError('invalid', {
-    fields: [
-      {
-        type: 'field-invalid',
-        pointer: '#/shift_id',
-        detail: 'no shift with this id exists in the workspace',
-      },
-    ],
-  });
-}
-
-/**
- * The shift's current tour: its IN_PROGRESS one (the shift's tours, a key range), else its PLANNED
- * one (found through its guard and read strongly consistent: the version the booking writes on).
- */
-async function currentTourOf(
-  ctx: Actor,
-  shiftId: string,
-  reads: { tours: Promise<Tour[]>; planned: Promise<string | undefined> },
-): Promise<Tour | 'over' | undefined> {
-  const [tours, plannedId] = await Promise.all([reads.tours, reads.planned]);
-  const others = tours.filter((tour) => tour.id !== plannedId && tour.status !== 'PLANNED');
-  const onTheRoad = currentTour(others);
-  if (onTheRoad && onTheRoad !== 'over') return tourStore.of(ctx).getConsistent(onTheRoad.id);
-  const planned = plannedId ? await tourStore.of(ctx).getConsistent(plannedId) : undefined;
-  if (planned?.status === 'PLANNED' && planned.shift_id === shiftId) return planned;
-  return onTheRoad;
+/** One booking on its own: booked, a race lost (queue again), or its error. */
+async function bookAlone(request: BookingRequest): Promise<Outcome<Case>> {
+  try {
+    const booked = await tryBooking(request.ctx, request.caseId, request.input, request.options);
+    return booked ? { value: booked } : { again: true };
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** One attempt: the booked case, or undefined when a race was lost (the caller reads again). */
@@ -151,54 +111,19 @@ async function tryBooking(
     currentTourOf(ctx, shift.id, tourReads),
     holdersRead,
   ]);
-  const skills = technician?.skill_ids ?? [];
-  if (!(record.required_skill_ids ?? []).every((skill) => skills.includes(skill))) {
-    throw unavailable('The shift’s technician does not offer every skill the case requires.');
-  }
   if (tour === 'over') throw unavailable('The shift’s day is over: its tour is DONE.');
   const stopIds = (tour?.stops ?? []).map((stop) => stop.case_id).filter((stopId) => stopId !== id);
   const stopCases = await caseStore.of(ctx).getManyConsistent(stopIds);
   const cases = new Map(stopCases.flatMap((stop) => (stop ? [[stop.id, stop]] : [])));
-  const day = shiftDayOf({ shift, tour, cases, skillIds: skills, booking: id, now });
-  const [start, end] = [seconds(input.start), seconds(input.end)];
-  const task = bookedTask(taskOf(record, start, end, now), start, end);
-  if (task.windows.length === 0) throw unavailable('The slot is past, or outside the case’s time windows.');
-  const travel = await travelBetween(options.travel ?? greatCircleTravel, task, [day]);
-  const insertion = bestInsertion(day.search, task, travel);
-  if (!insertion)
-    throw unavailable('The slot is no longer free: the case fits nowhere in the shift’s day then.');
-
-  const stops = [...day.stops];
-  stops.splice(tourPositionOf(day, insertion.position), 0, {
-    case_id: id,
-    planned_arrival: iso(insertion.arrival),
-  });
   const stamp = new Date().toISOString();
-  const nextTour: Tour = tour
-    ? { ...tour, stops, lock_version: tour.lock_version + 1, updated_at: stamp }
-    : {
-        id: uuidv7(),
-        date: shift.start.slice(0, 10),
-        driver_id: shift.user_id,
-        ...(shift.vehicle_id ? { vehicle_id: shift.vehicle_id } : {}),
-        shift_id: shift.id,
-        stops,
-        status: 'PLANNED',
-        created_at: stamp,
-        updated_at: stamp,
-        lock_version: 0,
-      };
-  const nextCase: Case = {
-    ...record,
-    status: 'SCHEDULED',
-    assignee_id: shift.user_id,
-    scheduled_start: iso(insertion.start),
-    scheduled_end: iso(insertion.start + task.durationSeconds),
-    time_windows: [{ start: input.start, end: input.end }],
-    schedule_lock: input.schedule_lock ?? 'NONE',
-    lock_version: record.lock_version + 1,
-    updated_at: stamp,
-  };
+  const skillIds = technician?.skill_ids ?? [];
+  const { stops, nextCase } = await placeCase(
+    record,
+    input,
+    { shift, tour, cases, skillIds, now, stamp },
+    options,
+  );
+  const nextTour = tourWithStops(shift, tour, stops, stamp);
   const writes = await bookingWrites(ctx, { record, nextCase, tour, nextTour, holder: holders.get(id) });
   if (!writes) return undefined;
   try {
@@ -270,9 +195,11 @@ async function bookingWrites(
             ),
           )
       : [];
+  // The tour first: a booking is a write of the tour that takes the case (its transaction's own
+  // item, test/contract/transaction-keys.test.ts), which schedules the case with it.
   return [
-    ...caseStore.of(ctx).writes.replace(nextCase, record, caseEvent),
     ...tourWrites,
+    ...caseStore.of(ctx).writes.replace(nextCase, record, caseEvent),
     ...taking.writes,
     ...leftWrites,
     ...giving.writes,
