@@ -73,11 +73,13 @@ export const CreateCustomObjectDefinitionSchema = z
       .meta({ description: indexedDescription }),
     description: text({ max: 2048 }).optional(),
   })
-  // Other keys are read so they can be refused by name (definition.service.ts), not dropped.
+  // Other keys are read so they can be refused by name (definition.service.ts), not dropped; the
+  // document says what a client meets: no other key is accepted (an object, not a map).
   .catchall(z.unknown())
   .meta({
     id: 'CreateCustomObjectDefinition',
     description: 'Any other top-level keyword is 422 at its pointer.',
+    additionalProperties: false,
   });
 
 export const UpdateCustomObjectDefinitionSchema = z
@@ -109,6 +111,7 @@ export const UpdateCustomObjectDefinitionSchema = z
   .meta({
     id: 'UpdateCustomObjectDefinition',
     description: 'JSON Merge Patch of a definition; any other top-level keyword is 422 at its pointer.',
+    additionalProperties: false,
   });
 
 export const definitionSortFields = ['slug', 'title', 'created_at', 'updated_at'] as const;

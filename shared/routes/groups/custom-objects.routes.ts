@@ -37,7 +37,7 @@ const invoice = {
     number: { type: 'string', readOnly: true },
     amount: { type: 'number' },
     status: { type: 'string', enum: ['OPEN', 'PAID'] },
-    due_on: { type: 'string', format: 'date' },
+    billing_email: { type: 'string', format: 'email' },
   },
   required: ['number'],
   created_at: '2026-05-02T10:00:00Z',

@@ -96,7 +96,7 @@ const GraphQLResultSchema = z
   .meta({ id: 'GraphQLResult', description: 'A GraphQL response: data and/or errors.' });
 
 const exampleQuery =
-  'query Open($after: String) { invoice(where: { status: { _in: ["OPEN"] } }, order_by: [{ due_on: asc }], ' +
+  'query Open($after: String) { invoice(where: { status: { _in: ["OPEN"] } }, order_by: [{ amount: desc }], ' +
   'first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id number ' +
   'amount customer { name } } } } }';
 
@@ -113,7 +113,7 @@ export const graphqlRoutes = [
         'type Query {\n  invoice(where: invoiceFilter, order_by: [invoiceOrderBy!], first: Int, after: String, ' +
         'last: Int, before: String, offset: Int): invoiceConnection!\n}\n\ntype invoice {\n  id: ID!\n' +
         '  created_at: DateTime!\n  updated_at: DateTime!\n  lock_version: Float!\n  number: String!\n' +
-        '  amount: Float\n  status: invoice_status\n  due_on: Date\n  customer: customer\n}\n',
+        '  amount: Float\n  status: invoice_status\n  billing_email: String\n  customer: customer\n}\n',
     },
     success: {
       status: 200,
