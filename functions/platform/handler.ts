@@ -25,7 +25,8 @@ import { platformRoutes } from '../../shared/routes/groups/platform.routes.ts';
 export const handler = createKernelHandler(platformRoutes, {
   'platform.health': async () => ({ body: { status: 'ok' as const } }),
   'platform.openapi': async () => ({
-    body: (await import('../../shared/openapi/openapi-document.ts')).openApiDocument(),
+    body: (await import('../../shared/openapi/openapi-document.ts')).openApiDocumentText(),
+    contentType: 'application/json',
     headers: { 'cache-control': 'public, max-age=300' },
   }),
   'platform.reference-page': async () => ({

@@ -22,6 +22,7 @@ import { recordRequest } from '../observability/metrics.ts';
 import { toPointer } from '../schema/field-error.ts';
 import { type ApiEvent, type ApiHandler, type ApiResult, bodyText, header } from './api-gateway.ts';
 import { inSchemaOrder } from './canonical-order.ts';
+import { conditionalResult } from './conditional-result.ts';
 import { toProblemError } from './error-mapper.ts';
 import { payloadTooLarge, requestLimits } from './limits.ts';
 import { ProblemError, validationProblem } from './problem.ts';
@@ -337,7 +338,8 @@ export function createKernelHandler<R extends RouteSpec>(
       const operation = operations[route.operationId];
       if (!operation) throw new Error(`no implementation for ${route.operationId}`);
       const result = await operation({ ...state.input, ctx, event, device: state.device } as never);
-      const answer = toApiResult(route, result, ctx.baseUrl);
+      const plain = toApiResult(route, result, ctx.baseUrl);
+      const answer = route.success.conditional ? conditionalResult(event, plain) : plain;
       // A list total counted only up to the read bound (shared/data/list-read.ts) is an estimate.
       if (activeCallCost()?.totalEstimated) {
         answer.headers = { ...answer.headers, [totalEstimatedHeader]: 'true' };

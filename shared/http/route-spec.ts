@@ -65,6 +65,12 @@ export interface RouteSpec {
      * duplicate and answers the existing resource with 200, for example.
      */
     readonly alternatives?: readonly SuccessAlternative[];
+    /**
+     * The answer is the same for every caller and rarely changes: it carries an ETag, a request
+     * whose If-None-Match names it is answered 304 without a body, and the body is compressed
+     * (br or gzip) when Accept-Encoding allows (../http/conditional-result.ts).
+     */
+    readonly conditional?: true;
   };
   /** Error statuses the operation documents besides the ones every bearer route has. */
   readonly errors?: readonly number[];

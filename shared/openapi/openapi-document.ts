@@ -38,6 +38,7 @@ function parameters(route: RouteSpec): JsonSchema[] {
       ...(typeof json.description === 'string' ? { description: json.description } : {}),
     });
   }
+  if (route.success.conditional) list.push(ifNoneMatchParameter);
   for (const [name, schema] of Object.entries((route.query?.shape ?? {}) as Record<string, z.ZodType>)) {
     const json = schemaOf(schema);
     list.push({
@@ -55,6 +56,28 @@ function parameters(route: RouteSpec): JsonSchema[] {
 const locationHeader = (description: string) => ({
   Location: { description, required: true, schema: { type: 'string', format: 'uri' } },
 });
+
+const ifNoneMatchParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of a copy the client holds: the answer is 304 without a body while it is current.',
+  schema: { type: 'string', example: 'W/"3q2-7w1B0zIqQcy9hC5n0dN6m4Vq8rT2xY1uE6aF9g"' },
+};
+
+const etagHeader = {
+  ETag: {
+    description: 'Names this version of the answer (weak: the compressed and plain bodies are one document).',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+
+/** The 304 of a conditional route: the copy the client named is current. */
+const notModified = {
+  description: 'The copy named by If-None-Match is current: no body.',
+  headers: etagHeader,
+};
 
 function successResponse(route: RouteSpec): Record<string, unknown> {
   const { status, description, schema, contentType, alternatives = [] } = route.success;
@@ -78,8 +101,10 @@ function successResponse(route: RouteSpec): Record<string, unknown> {
       ...(status === 202 && route.success.location
         ? { headers: locationHeader('Absolute URL of the accepted resource, to follow its progress.') }
         : {}),
+      ...(route.success.conditional ? { headers: etagHeader } : {}),
       ...content(true),
     },
+    ...(route.success.conditional ? { '304': notModified } : {}),
   };
   for (const alternative of alternatives) {
     responses[String(alternative.status)] = {
@@ -131,6 +156,13 @@ function operationOf(route: RouteSpec): JsonSchema {
 }
 
 let cached: unknown;
+let cachedText: string | undefined;
+
+/** The document as served: serialized once (it is about half a megabyte), so answers reuse one body. */
+export function openApiDocumentText(): string {
+  cachedText ??= JSON.stringify(openApiDocument());
+  return cachedText;
+}
 
 export function openApiDocument(): unknown {
   if (cached) return cached;

@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, call, problemType, tokenFor } from '../support/api.ts';
 
@@ -71,6 +73,62 @@ describe('HTTP conventions', () => {
       ]),
     );
     expect(response.body.paths['/api/v2/areas/{area_id}'].patch.operationId).toBe('areas.update');
+  });
+
+  it('serves the OpenAPI document and the reference page’s files compressed as the client accepts, with an ETag that answers 304', async () => {
+    /** The answer's bytes as sent (no client-side decoding). */
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        get(`${baseUrl()}${path}`, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              bytes: Buffer.concat(chunks),
+            }),
+          );
+        }).on('error', reject);
+      });
+    const path = '/api/v2/openapi.json';
+
+    const plain = await raw(path, {});
+    const br = await raw(path, { 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await raw(path, { 'accept-encoding': 'br;q=0, gzip' });
+
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.bytes.toString('utf8')).openapi).toBe('3.1.0');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.bytes).equals(plain.bytes)).toBe(true);
+    expect(gunzipSync(gzip.bytes).equals(plain.bytes)).toBe(true);
+    console.log(
+      `openapi.json: ${plain.bytes.length} bytes plain, ${br.bytes.length} br, ${gzip.bytes.length} gzip`,
+    );
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length / 5);
+    expect(gzip.bytes.length).toBeLessThan(plain.bytes.length / 5);
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect([br.headers.etag, gzip.headers.etag]).toEqual([etag, etag]);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+
+    const current = await raw(path, { 'accept-encoding': 'br', 'if-none-match': etag });
+    const stale = await raw(path, { 'accept-encoding': 'br', 'if-none-match': 'W/"an-older-one"' });
+
+    expect(current.status).toBe(304);
+    expect(current.bytes.length).toBe(0);
+    expect(current.headers.etag).toBe(etag);
+    expect(stale.status).toBe(200);
+    expect(stale.headers['content-encoding']).toBe('br');
+    const script = await raw('/api/v2/docs/swagger-ui-bundle.js', { 'accept-encoding': 'gzip' });
+    expect(script.status).toBe(200);
+    expect(script.headers['content-encoding']).toBe('gzip');
+    expect(script.headers['content-type']).toMatch(/^text\/javascript/);
+    const page = await raw('/api/v2/docs', {
+      'if-none-match': (await raw('/api/v2/docs', {})).headers.etag as string,
+    });
+    expect(page.status).toBe(304);
   });
 
   it('rejects bodies over 1 MiB with 413', async () => {

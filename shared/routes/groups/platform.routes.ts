@@ -50,7 +50,9 @@ export const platformRoutes = [
     description:
       'The OpenAPI 3.1 description of every published operation, generated from the route table and ' +
       'its schemas, so it always matches what the service accepts and answers. Caches may keep it for ' +
-      'five minutes (`Cache-Control: public, max-age=300`).',
+      'five minutes (`Cache-Control: public, max-age=300`) and revalidate it with its ETag (304 without a ' +
+      'body while it is current). Compressed with Brotli or gzip when Accept-Encoding allows (about ' +
+      'half a megabyte plain, a tenth of that compressed).',
     examples: {
       response: {
         openapi: '3.1.0',
@@ -61,7 +63,12 @@ export const platformRoutes = [
     },
     tags: ['Platform'],
     auth: 'none',
-    success: { status: 200, description: 'The OpenAPI document.', schema: OpenApiDocumentSchema },
+    success: {
+      status: 200,
+      description: 'The OpenAPI document.',
+      schema: OpenApiDocumentSchema,
+      conditional: true,
+    },
   },
   {
     operationId: 'platform.reference-page',
@@ -76,7 +83,7 @@ export const platformRoutes = [
     tags: ['Platform'],
     auth: 'none',
     published: false,
-    success: { status: 200, description: 'The page (HTML).', contentType: 'text/html' },
+    success: { status: 200, description: 'The page (HTML).', contentType: 'text/html', conditional: true },
   },
   {
     operationId: 'platform.reference-asset',
@@ -91,7 +98,7 @@ export const platformRoutes = [
     auth: 'none',
     published: false,
     params: ReferenceAssetParams,
-    success: { status: 200, description: 'The file.' },
+    success: { status: 200, description: 'The file.', conditional: true },
   },
   {
     operationId: 'platform.problem-type',
