@@ -71,32 +71,9 @@ export class ServiceStack extends Stack {
         return edge.baseUrl;
       },
     });
-    const environment = {
-      FSM_BASE_URL: baseUrl,
-      FSM_AUTH_URL: settings.authUrl ?? baseUrl,
-      FSM_PROBLEMS_BASE_URL: settings.problemsBaseUrl ?? `${baseUrl}/problems/`,
-      FSM_API_AUDIENCE: settings.apiAudience,
-      FSM_AUTH_CACHE_SECONDS: String(settings.authCacheSeconds),
-      // Powertools (shared/observability/): the logs' and metrics' `service`, the metrics'
-      // namespace, and the share of invocations that log at debug.
-      POWERTOOLS_SERVICE_NAME: serviceNameOf(props.envName),
-      POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
-      POWERTOOLS_LOGGER_SAMPLE_RATE: String(settings.debugSampleRate),
-    };
+    const environment = serviceEnvironment(props, baseUrl);
 
-    const logBucket = new Bucket(this, 'EdgeLogs', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      // ALB access logs require SSE-S3; CloudFront standard logs require ACLs (object writer).
-      encryption: BucketEncryption.S3_MANAGED,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      enforceSSL: true,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: settings.removalPolicy,
-    });
-    Validations.of(logBucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This bucket receives the ALB and CloudFront access logs; logging it into itself would loop.',
-    });
+    const logBucket = edgeLogBucket(this, settings);
 
     this.api = new Api(this, 'Api', {
       table: data.table,
@@ -156,7 +133,25 @@ export class ServiceStack extends Stack {
     });
     this.edge = edge;
 
-    this.observability = new Observability(this, 'Observability', {
+    this.observability = this.watch(props);
+
+    // Functions built without the shared environment (the solver's worker) log and measure
+    // under the same service name and sampling too.
+    for (const construct of this.node.findAll()) {
+      if (!(construct instanceof ServiceFunction)) continue;
+      for (const name of powertoolsVariables) construct.function.addEnvironment(name, environment[name]);
+    }
+
+    new CfnOutput(this, 'BaseUrl', { value: baseUrl, description: 'Public base URL (CloudFront)' });
+    new CfnOutput(this, 'DistributionId', { value: edge.distribution.distributionId });
+    new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
+  }
+
+  /** The alarms and dashboards over every function, queue, stream processor and the container. */
+  private watch(props: ServiceStackProps): Observability {
+    const { settings, data } = props;
+    return new Observability(this, 'Observability', {
       settings,
       functions: {
         ...Object.fromEntries(
@@ -205,17 +200,40 @@ export class ServiceStack extends Stack {
         Object.entries(this.api.groupFunctions).map(([group, fn]) => [group, fn.function]),
       ),
     });
-
-    // Functions built without the shared environment (the solver's worker) log and measure
-    // under the same service name and sampling too.
-    for (const construct of this.node.findAll()) {
-      if (!(construct instanceof ServiceFunction)) continue;
-      for (const name of powertoolsVariables) construct.function.addEnvironment(name, environment[name]);
-    }
-
-    new CfnOutput(this, 'BaseUrl', { value: baseUrl, description: 'Public base URL (CloudFront)' });
-    new CfnOutput(this, 'DistributionId', { value: edge.distribution.distributionId });
-    new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.observability.topic.topicArn });
   }
+}
+
+/** The environment of every function and of the container: the public URLs, auth and Powertools. */
+function serviceEnvironment(props: ServiceStackProps, baseUrl: string) {
+  const { settings } = props;
+  return {
+    FSM_BASE_URL: baseUrl,
+    FSM_AUTH_URL: settings.authUrl ?? baseUrl,
+    FSM_PROBLEMS_BASE_URL: settings.problemsBaseUrl ?? `${baseUrl}/problems/`,
+    FSM_API_AUDIENCE: settings.apiAudience,
+    FSM_AUTH_CACHE_SECONDS: String(settings.authCacheSeconds),
+    // Powertools (shared/observability/): the logs' and metrics' `service`, the metrics'
+    // namespace, and the share of invocations that log at debug.
+    POWERTOOLS_SERVICE_NAME: serviceNameOf(props.envName),
+    POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+    POWERTOOLS_LOGGER_SAMPLE_RATE: String(settings.debugSampleRate),
+  };
+}
+
+/** The bucket of the load balancer's and the distribution's access logs. */
+function edgeLogBucket(scope: Construct, settings: EnvironmentSettings): Bucket {
+  const logBucket = new Bucket(scope, 'EdgeLogs', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    // ALB access logs require SSE-S3; CloudFront standard logs require ACLs (object writer).
+    encryption: BucketEncryption.S3_MANAGED,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+    enforceSSL: true,
+    lifecycleRules: [{ expiration: Duration.days(90) }],
+    removalPolicy: settings.removalPolicy,
+  });
+  Validations.of(logBucket).acknowledge({
+    id: 'AwsSolutions-S1',
+    reason: 'This bucket receives the ALB and CloudFront access logs; logging it into itself would loop.',
+  });
+  return logBucket;
 }

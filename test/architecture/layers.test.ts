@@ -74,4 +74,29 @@ describe('Architecture: sizes', () => {
 
     expect(long).toEqual([]);
   });
+
+  // Biome's noExcessiveLinesPerFunction (150, biome.json) holds functions and methods but skips
+  // class constructors, where a CDK stack's wiring tends to grow: they are counted here.
+  it('has no production constructor over 150 lines', () => {
+    const long: string[] = [];
+    for (const path of production) {
+      const lines = readFileSync(join(root, path), 'utf8').split('\n');
+      lines.forEach((line, start) => {
+        if (!/^\s*constructor\s*\(/.test(line)) return;
+        let depth = 0;
+        let opened = false;
+        for (let end = start; end < lines.length; end++) {
+          const text = lines[end] ?? '';
+          depth += (text.match(/\{/g)?.length ?? 0) - (text.match(/\}/g)?.length ?? 0);
+          opened ||= text.includes('{');
+          if (opened && depth <= 0) {
+            if (end - start + 1 > 150) long.push(`${path}:${start + 1}: ${end - start + 1} lines`);
+            return;
+          }
+        }
+      });
+    }
+
+    expect(long).toEqual([]);
+  });
 });
