@@ -1,4 +1,4 @@
-# The Fargate container: identity provider today, SSE later, one Node 24 process.
+# The Fargate container: the identity provider and the event stream, one Node 24 process.
 # Built by `cdk deploy` (arm64, see lib/realtime.ts); at synth the context is only copied.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -9,8 +9,11 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 
 FROM ${NODE_IMAGE}
+# MALLOC_ARENA_MAX and --max-semi-space-size: what an idle event-stream connection costs
+# (shared/local-stack/lean-runtime.ts).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--enable-source-maps \
+    MALLOC_ARENA_MAX=2 \
     PORT=8080
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
@@ -21,4 +24,4 @@ COPY shared ./shared
 USER node
 EXPOSE 8080
 # Node 24 runs the TypeScript sources directly (type stripping).
-CMD ["node", "bin/serve-container.ts"]
+CMD ["node", "--max-semi-space-size=2", "bin/serve-container.ts"]

@@ -27,6 +27,7 @@ import { oidcAdapterFactory } from '../shared/identity/oidc-storage.ts';
 import { staticSigningKeyStore } from '../shared/identity/signing-keys.ts';
 import { watchEventLoop } from '../shared/observability/event-loop-watch.ts';
 import { logger } from '../shared/observability/logger.ts';
+import { reportMemoryOnSignal } from '../shared/observability/memory-report.ts';
 import { StreamHub } from '../shared/realtime/stream-hub.ts';
 import { reportStreamMetrics } from '../shared/realtime/stream-metrics.ts';
 import { startTaskStream } from '../shared/realtime/task-stream.ts';
@@ -55,7 +56,10 @@ const identity = createIdentityServer({
   adapterFactory: oidcAdapterFactory,
 });
 
-const hub = new StreamHub({ timeScale: () => config().webhooks.timeScale });
+const hub = new StreamHub({
+  timeScale: () => config().webhooks.timeScale,
+  capacity: config().streamMaxConnections,
+});
 reportStreamMetrics(hub);
 
 // Subscribed before listening: a task is healthy only once it receives the stream's events.
@@ -147,3 +151,5 @@ async function shutdown(code: number): Promise<void> {
 }
 
 process.on('SIGTERM', () => void shutdown(0));
+// With --expose-gc (bench:event-stream), SIGUSR2 collects and prints the memory held.
+reportMemoryOnSignal((line) => console.log(line));

@@ -10,6 +10,7 @@ import { config } from '../shared/config.ts';
 import { startLocalStack } from '../shared/local-stack/local-stack.ts';
 import { PrerequisiteError } from '../shared/local-stack/prerequisites.ts';
 import { fileMailer, setMailer } from '../shared/mail/mailer.ts';
+import { reportMemoryOnSignal } from '../shared/observability/memory-report.ts';
 import { summarizeMetricsFile } from '../shared/observability/metrics-summary.ts';
 import { fileSmsSender, setSmsSender } from '../shared/sms/sms-sender.ts';
 
@@ -30,6 +31,13 @@ try {
     seedFile,
     progress: (step) => console.log(`fsm: ${step}…`),
   });
+  // Before the ready line, so a harness may signal as soon as it reads it: with --expose-gc
+  // (bench:event-stream) SIGUSR2 collects and prints the memory; otherwise it prints what was
+  // measured so far (as `npm run metrics` does).
+  reportMemoryOnSignal(
+    (line) => console.log(`fsm: ${line}`),
+    () => void summarizeMetricsFile(join(stack.dataDir, 'metrics.jsonl')).then((text) => console.log(text)),
+  );
   const { baseUrl } = stack;
   const workspace = stack.seed.workspaces[0];
   const client = workspace?.clients[0];
@@ -101,20 +109,6 @@ try {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // Started with --expose-gc (bench:stream does), SIGUSR2 runs a full collection, so a memory
-  // figure counts what is held rather than garbage waiting for the collector.
-  const collect = (globalThis as { gc?: () => void }).gc;
-  if (collect) {
-    process.on('SIGUSR2', () => {
-      collect();
-      console.log(`fsm: memory after collection ${JSON.stringify(process.memoryUsage())}`);
-    });
-  } else {
-    // Otherwise SIGUSR2 prints what was measured so far (as `npm run metrics` does).
-    process.on('SIGUSR2', () => {
-      void summarizeMetricsFile(join(stack.dataDir, 'metrics.jsonl')).then((text) => console.log(text));
-    });
-  }
 } catch (error) {
   if (error instanceof PrerequisiteError || error instanceof StartUpGaveUpError) {
     console.error(`fsm: cannot start: ${error.message}`);

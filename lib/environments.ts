@@ -117,8 +117,6 @@ export interface EnvironmentSettings {
     maxTasks: number;
     /** Target-tracking CPU utilisation. */
     targetCpuPercent: number;
-    /** Open SSE/identity connections one task should carry (drives request-count scaling). */
-    connectionsPerTask: number;
   };
 
   alarms: {
@@ -189,7 +187,6 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       minTasks: 1,
       maxTasks: 2,
       targetCpuPercent: 70,
-      connectionsPerTask: 500,
     },
     alarms: {
       period: Duration.minutes(5),
@@ -224,7 +221,6 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       minTasks: 2,
       maxTasks: 4,
       targetCpuPercent: 60,
-      connectionsPerTask: 1000,
     },
     alarms: {
       period: Duration.minutes(5),
@@ -259,7 +255,6 @@ export const environments: Record<EnvironmentName, EnvironmentSettings> = {
       minTasks: 2,
       maxTasks: 10,
       targetCpuPercent: 60,
-      connectionsPerTask: 2000,
     },
     alarms: {
       period: Duration.minutes(1),

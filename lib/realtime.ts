@@ -12,6 +12,7 @@
  * timeout (edge.ts, 60 s) is longer than the heartbeat gap.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
+import { Metric, Stats } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import {
   FlowLogDestination,
@@ -45,9 +46,11 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { metricsNamespace, streamMetrics } from '../shared/observability/metric-names.ts';
 import { readinessPath } from '../shared/routes/groups/readiness.routes.ts';
 import { repoRoot } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
+import { connectionCapacity, scalingTarget } from './realtime-capacity.ts';
 import { tableResources } from './service-function.ts';
 import type { StreamFanout } from './stream-fanout.ts';
 import { containerTableActions } from './table-access.ts';
@@ -60,8 +63,6 @@ export const vpcCidr = '10.40.0.0/16';
 export const albIdleTimeout = Duration.seconds(120);
 /** SSE connections end after 90 s anyway: draining a task waits for them, not longer. */
 export const deregistrationDelay = Duration.seconds(100);
-/** Connections live 90 s, so each open connection makes 60/90 requests per minute. */
-export const sseConnectionLifetimeSeconds = 90;
 
 export interface RealtimeProps {
   settings: EnvironmentSettings;
@@ -143,6 +144,8 @@ export class Realtime extends Construct {
         FSM_STREAM_QUEUE_PREFIX: props.streamFanout.queuePrefix,
         // The work queues the readiness check asks for their attributes.
         FSM_READINESS_QUEUE_URLS: props.readinessQueues.map((queue) => queue.queueUrl).join(','),
+        // What the task's memory holds (lib/realtime-capacity.ts): one more connection is a 503.
+        FSM_STREAM_MAX_CONNECTIONS: String(connectionCapacity(settings.container.memoryMiB)),
       },
       secrets: {
         // The private JWKS; the provider signs with its first key.
@@ -213,20 +216,32 @@ export class Realtime extends Construct {
       },
     });
 
+    this.scale(settings, props.environment.POWERTOOLS_SERVICE_NAME ?? '');
+
+    this.acknowledgeNagFindings(taskDefinition);
+  }
+
+  /**
+   * On CPU, and on the tasks' average of open event-stream connections (each task reports its
+   * count once a minute, stream-metrics.ts), kept at a share of what one task holds
+   * (realtime-capacity.ts), so tasks start before one is full.
+   */
+  private scale(settings: EnvironmentSettings, serviceName: string): void {
     const scaling = this.service.autoScaleTaskCount({
       minCapacity: settings.container.minTasks,
       maxCapacity: settings.container.maxTasks,
     });
     scaling.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: settings.container.targetCpuPercent });
-    scaling.scaleOnRequestCount('Connections', {
-      targetGroup: this.targetGroup,
-      requestsPerTarget: Math.max(
-        1,
-        Math.round((settings.container.connectionsPerTask * 60) / sseConnectionLifetimeSeconds),
-      ),
+    scaling.scaleToTrackCustomMetric('Connections', {
+      metric: new Metric({
+        namespace: metricsNamespace,
+        metricName: streamMetrics.connections,
+        dimensionsMap: { service: serviceName },
+        statistic: Stats.AVERAGE,
+        period: Duration.minutes(1),
+      }),
+      targetValue: scalingTarget(settings.container.memoryMiB),
     });
-
-    this.acknowledgeNagFindings(taskDefinition);
   }
 
   private acknowledgeNagFindings(taskDefinition: FargateTaskDefinition): void {

@@ -35,6 +35,12 @@ export interface RuntimeConfig {
     /** FSM_WEBHOOK_DNS_SERVERS (`host:port`, comma-separated): resolve destinations there. */
     dnsServers?: string[];
   };
+  /**
+   * FSM_STREAM_MAX_CONNECTIONS: event-stream connections one node holds at most (one more is
+   * 503 with Retry-After). The container's comes from its memory (lib/realtime-capacity.ts);
+   * `npm start` defaults to 20,000.
+   */
+  streamMaxConnections: number;
 }
 
 let cached: RuntimeConfig | undefined;
@@ -66,6 +72,7 @@ export function config(): RuntimeConfig {
         ? env.FSM_WEBHOOK_DNS_SERVERS.split(',').map((s) => s.trim())
         : undefined,
     },
+    streamMaxConnections: Math.floor(positiveNumber(env.FSM_STREAM_MAX_CONNECTIONS, 20_000)),
   };
   return cached;
 }

@@ -7,6 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { type Grant, grantCatalog, grantsOfRoles, isRoleName, roleGrants, roleNames } from './grants.ts';
 
 describe('Function: grantsOfRoles', () => {
+  it('gives principals of the same roles, in any order, one shared set', () => {
+    const first = grantsOfRoles(['dispatcher', 'technician']);
+    const again = grantsOfRoles(['technician', 'dispatcher']);
+
+    expect(again).toBe(first);
+    expect(grantsOfRoles(['dispatcher'])).not.toBe(first);
+    expect([...first].sort()).toEqual(
+      [...new Set([...grantsOfRoles(['dispatcher']), ...grantsOfRoles(['technician'])])].sort(),
+    );
+  });
+
   it('gives the owner every grant of the catalog', () => {
     // Act
     const grants = grantsOfRoles(['owner']);

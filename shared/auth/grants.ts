@@ -121,11 +121,24 @@ export function isRoleName(name: string): name is RoleName {
   return (roleNames as readonly string[]).includes(name);
 }
 
-/** The union of the grants of the given roles; unknown role names grant nothing. */
-export function grantsOfRoles(roles: readonly string[]): Set<Grant> {
+/** One set per combination of roles: every principal of it shares it (read-only). */
+const grantSets = new Map<string, ReadonlySet<Grant>>();
+/** Combinations kept; role lists are a handful per workspace, never a growing set. */
+const keptCombinations = 256;
+
+/**
+ * The union of the grants of the given roles; unknown role names grant nothing. Shared between
+ * callers with the same roles: an event-stream connection keeps its principal for its life, and
+ * a set of forty grants per connection was a fifth of what an idle connection cost.
+ */
+export function grantsOfRoles(roles: readonly string[]): ReadonlySet<Grant> {
+  const key = [...roles].sort().join(' ');
+  const known = grantSets.get(key);
+  if (known) return known;
   const grants = new Set<Grant>();
   for (const role of roles) {
     if (isRoleName(role)) for (const grant of roleGrants[role]) grants.add(grant);
   }
+  if (grantSets.size < keptCombinations) grantSets.set(key, grants);
   return grants;
 }

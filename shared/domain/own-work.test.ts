@@ -33,7 +33,7 @@ describe('Function: writesOwnWorkOnly', () => {
 
   it('gives every role that writes cases or tours the :own grant the route requires', () => {
     for (const role of ['owner', 'admin', 'dispatcher', 'technician', 'driver']) {
-      const grants: Set<Grant> = grantsOfRoles([role]);
+      const grants: ReadonlySet<Grant> = grantsOfRoles([role]);
       expect(grants.has('cases:update:own'), role).toBe(true);
       expect(grants.has('tours:update:own'), role).toBe(true);
       expect(grants.has('vehicles:location:update:own'), role).toBe(true);

@@ -183,7 +183,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       adapterFactory: oidcAdapterFactory,
     });
     // The event stream: this node's hub, fed through the SNS topic like every node on AWS.
-    const hub = new StreamHub({ timeScale: () => config().webhooks.timeScale });
+    const hub = new StreamHub({
+      timeScale: () => config().webhooks.timeScale,
+      capacity: config().streamMaxConnections,
+    });
     const topicArn = await retryStartUpStep('creating the event stream topic', () =>
       createStreamTopic(aws.endpoint),
     );

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import { leanRuntime } from './lean-runtime.ts';
 
 export interface RunningService {
   child: ChildProcess;
@@ -17,8 +18,9 @@ export interface RunningService {
 
 /** Spawn `bin/start.ts` and resolve once it printed its ready line. */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningService> {
-  const child = spawn(process.execPath, ['bin/start.ts'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+  // As `npm start` runs it (package.json): the lean settings of a process holding connections.
+  const child = spawn(process.execPath, [...leanRuntime.nodeFlags, 'bin/start.ts'], {
+    env: { ...process.env, ...leanRuntime.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -18,10 +18,14 @@ import { parseOrThrow } from '../http/validation.ts';
 import { logger } from '../observability/logger.ts';
 import { eventStreamPath, StreamQuery, streamRoutes } from '../routes/groups/stream.routes.ts';
 import { problemOnly, writeResult } from '../server/lambda-http-adapter.ts';
+import { headerValue, headerValues } from '../server/raw-headers.ts';
 import { maxConnectionsPerIdentity, type StreamHub } from './stream-hub.ts';
 import { controlEnvelope, streamMessageOf } from './stream-kinds.ts';
 
 const route = streamRoutes[0] as RouteSpec;
+
+/** A full node's Retry-After: about the time a new task takes to start and pass its checks. */
+export const fullRetryAfterSeconds = 10;
 
 export interface EventStreamEndpoint {
   matches(path: string): boolean;
@@ -36,9 +40,8 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
       // The same correlation headers as every other answer, on the stream and on its refusals.
       const requestId = randomUUID();
       const correlationId =
-        usableCorrelationId(
-          req.headersDistinct['correlation-id']?.[0] ?? req.headersDistinct['x-correlation-id']?.[0],
-        ) ?? requestId;
+        usableCorrelationId(headerValue(req, 'correlation-id') ?? headerValue(req, 'x-correlation-id')) ??
+        requestId;
       const ids = { 'request-id': requestId, 'correlation-id': correlationId };
       const startedAt = performance.now();
       const logAnswer = (status: number) =>
@@ -59,7 +62,7 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
           });
         }
         // Repeated Authorization headers are joined, so an ambiguous credential is refused.
-        const authorization = req.headersDistinct.authorization?.join(',');
+        const authorization = headerValues(req, 'authorization').join(',') || undefined;
         const principal = await authenticateOrThrow(authorization, route);
         const rawQuery = (req.url ?? '').includes('?')
           ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1)
@@ -67,8 +70,18 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
         const { input, errors } = queryObjectFor(StreamQuery, parseQueryString(rawQuery));
         if (errors.length > 0) throw validationProblem(errors);
         const query = parseOrThrow(StreamQuery, input, 'query');
-        const lastEventId = query.lastEventId ?? req.headersDistinct['last-event-id']?.[0];
-        if (!hub.admit(principal)) {
+        const lastEventId = query.lastEventId ?? headerValue(req, 'last-event-id');
+        const refused = hub.admit(principal);
+        if (refused === 'node') {
+          // Full: refused before anything is held for it, so the connections held keep their room.
+          throw new ProblemError('service-unavailable', {
+            detail:
+              `This node holds its maximum of ${hub.capacity} event-stream connections; reconnect ` +
+              'after Retry-After (the load balancer may pick another node, and more start as the count grows).',
+            headers: { 'retry-after': String(fullRetryAfterSeconds) },
+          });
+        }
+        if (refused === 'identity') {
           throw new ProblemError('too-many-requests', {
             detail: `At most ${maxConnectionsPerIdentity} concurrent event-stream connections per user or service account.`,
             headers: { 'retry-after': '5' },
@@ -85,6 +98,11 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
         res.flushHeaders();
         logAnswer(200);
         res.write('retry: 1000\n\n');
+        // The request lives as long as the connection, and Node keeps its headers on it (the
+        // token among them); nothing reads them any more, so the subscriber keeps only its
+        // identity, filters, cursor and socket.
+        req.headers = {};
+        req.rawHeaders = [];
         const connection = hub.attach(principal, res);
         admitted = undefined; // the connection owns the slot now
         if (lastEventId) {
@@ -98,7 +116,7 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
           }
           if (replay.known && replay.complete) {
             for (const event of replay.events) {
-              connection.replayed.add(event.id);
+              (connection.replayed ??= new Set()).add(event.id);
               const message = streamMessageOf(event);
               if (message?.visibleTo(principal)) hub.write(connection, message.envelope);
             }

@@ -25,7 +25,7 @@ function fakeResponse() {
       return true;
     },
     end: () => {},
-    once: () => res,
+    on: () => res,
   };
   return { res: res as unknown as ServerResponse, written };
 }
@@ -62,7 +62,7 @@ describe('Stream hub', () => {
 
     hub.publish(caseEvent('0003'));
     hub.publish(caseEvent('0004'));
-    connection.replayed.add('0003');
+    (connection.replayed ??= new Set()).add('0003');
     hub.write(connection, {
       kind: 'CASE_CREATED:V1',
       eventId: '0003',
@@ -98,8 +98,22 @@ describe('Stream hub', () => {
     const admitted = Array.from({ length: 6 }, () => hub.admit(who));
     hub.releaseSlot(who);
 
-    expect(admitted).toEqual([true, true, true, true, true, false]);
-    expect(hub.admit(who)).toBe(true);
+    expect(admitted).toEqual([undefined, undefined, undefined, undefined, undefined, 'identity']);
+    expect(hub.admit(who)).toBeUndefined();
+  });
+
+  it('admits no more than its capacity on the node, whoever asks, and room again once one is gone', () => {
+    const hub = new StreamHub({ timeScale: () => 1000, capacity: 3 });
+    const people = ['a', 'b', 'c', 'd'].map((id) => principal(id));
+
+    const admitted = people.map((who) => hub.admit(who));
+    const { res } = fakeResponse();
+    const connection = hub.attach(people[0]!, res);
+    hub.close(connection);
+
+    expect(admitted).toEqual([undefined, undefined, undefined, 'node']);
+    expect(hub.admit(people[3]!)).toBeUndefined();
+    expect(hub.admit(people[3]!)).toBe('node');
   });
 
   it('sends a heartbeat every 30 s without an id line and drops the connection at 90 s', () => {

@@ -3,8 +3,11 @@
  * every workspace (fanout.ts) and writes each to the connections of its workspace that may see
  * it (stream-kinds.ts). Per connection: a heartbeat about every 30 s, a drop after 90 s (the
  * client reconnects with a current token), removal on the first failed write. Per identity
- * (user or service account) at most 5 connections on a node: the 6th is refused with 429.
- * FSM_TIME_SCALE scales heartbeat and drop, as it scales the webhook schedule.
+ * (user or service account) at most 5 connections on a node: the 6th is refused with 429. Per
+ * node at most `capacity` connections (FSM_STREAM_MAX_CONNECTIONS, from the container's memory:
+ * lib/realtime-capacity.ts): one more is refused with 503 and Retry-After, so a full task never
+ * runs out of memory and the client retries on another. FSM_TIME_SCALE scales heartbeat and
+ * drop, as it scales the webhook schedule.
  */
 import type { ServerResponse } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
@@ -17,16 +20,21 @@ export const maxConnectionsPerIdentity = 5;
 export const heartbeatSeconds = 30;
 export const dropAfterSeconds = 90;
 
+/**
+ * What a subscriber holds on this node, and nothing more: its identity and grants (which events
+ * it sees), its cursor, and its response. A thousand idle connections are measured by `npm run
+ * bench:event-stream`; each field here is paid that many times.
+ */
 export interface Connection {
   principal: Principal;
   /** The newest event id written (or replayed) to this connection. */
   lastEventId: string | undefined;
   /**
-   * Ids the replay sent: a live event among them is not sent twice. Live events are otherwise
-   * never compared by id, because commits reach the stream in commit order, not in the order
-   * of their ids (taken when each request started).
+   * Ids the replay sent (none: no replay): a live event among them is not sent twice. Live events
+   * are otherwise never compared by id, because commits reach the stream in commit order, not in
+   * the order of their ids (taken when each request started).
    */
-  replayed: Set<string>;
+  replayed?: Set<string>;
   /** Live events held back while the replay runs. */
   held: StreamEnvelope[] | undefined;
   res: ServerResponse;
@@ -43,16 +51,24 @@ export function formatMessage(envelope: StreamEnvelope, withId = true): string {
   return `event: ${envelope.kind}\n${withId ? `id: ${envelope.eventId}\n` : ''}data: ${stringifyWithoutNulls(envelope)}\n\n`;
 }
 
+/** Why a connection is not admitted: its identity holds 5 already, or the node is full. */
+export type AdmitRefusal = 'identity' | 'node';
+
 export class StreamHub {
   private readonly byWorkspace = new Map<string, Set<Connection>>();
   private readonly byIdentity = new Map<string, number>();
   private readonly timeScale: () => number;
+  /** Connections the node holds at most (slots reserved by `admit` included). */
+  readonly capacity: number;
+  /** Slots reserved by `admit` and not given back: every connection, and those being opened. */
+  private reserved = 0;
   private ticker: NodeJS.Timeout | undefined;
   /** Since the last `takeCounts`: connections attached, events (not heartbeats) written. */
   private counts = { opened: 0, eventsSent: 0 };
 
-  constructor(opts: { timeScale: () => number }) {
+  constructor(opts: { timeScale: () => number; capacity?: number }) {
     this.timeScale = opts.timeScale;
+    this.capacity = opts.capacity ?? Number.POSITIVE_INFINITY;
   }
 
   get size(): number {
@@ -68,13 +84,15 @@ export class StreamHub {
     return taken;
   }
 
-  /** Reserves a slot of the identity, or returns false when it already holds the maximum. */
-  admit(principal: Principal): boolean {
+  /** Reserves a slot of the identity and of the node, or says which of them is full. */
+  admit(principal: Principal): AdmitRefusal | undefined {
+    if (this.reserved >= this.capacity) return 'node';
     const key = identityOf(principal);
     const held = this.byIdentity.get(key) ?? 0;
-    if (held >= maxConnectionsPerIdentity) return false;
+    if (held >= maxConnectionsPerIdentity) return 'identity';
     this.byIdentity.set(key, held + 1);
-    return true;
+    this.reserved++;
+    return undefined;
   }
 
   /** Starts a connection whose headers are written: it receives live events (held until `release`). */
@@ -84,7 +102,6 @@ export class StreamHub {
     const connection: Connection = {
       principal,
       lastEventId: undefined,
-      replayed: new Set(),
       held: [],
       res,
       closed: false,
@@ -95,9 +112,11 @@ export class StreamHub {
     set.add(connection);
     this.byWorkspace.set(principal.workspaceId, set);
     this.counts.opened++;
-    const cleanUp = () => this.detach(connection);
-    res.once('close', cleanUp);
-    res.once('error', cleanUp);
+    // One listener function for every connection (no closure per connection): the response
+    // finds its connection and hub through `attached`.
+    attached.set(res, { hub: this, connection });
+    res.on('close', detachResponse);
+    res.on('error', detachResponse);
     this.startTicking(scale);
     return connection;
   }
@@ -150,7 +169,7 @@ export class StreamHub {
     const held = connection.held ?? [];
     connection.held = undefined;
     for (const envelope of held) {
-      if (!connection.replayed.has(envelope.eventId)) this.write(connection, envelope);
+      if (!connection.replayed?.has(envelope.eventId)) this.write(connection, envelope);
     }
   }
 
@@ -162,7 +181,7 @@ export class StreamHub {
     for (const connection of connections) {
       if (!message.visibleTo(connection.principal)) continue;
       if (connection.held) connection.held.push(message.envelope);
-      else if (!connection.replayed.has(message.envelope.eventId)) this.write(connection, message.envelope);
+      else if (!connection.replayed?.has(message.envelope.eventId)) this.write(connection, message.envelope);
     }
   }
 
@@ -194,7 +213,7 @@ export class StreamHub {
     this.ticker = undefined;
   }
 
-  private detach(connection: Connection): void {
+  detach(connection: Connection): void {
     if (connection.closed) return;
     connection.closed = true;
     const set = this.byWorkspace.get(connection.principal.workspaceId);
@@ -205,11 +224,20 @@ export class StreamHub {
 
   /** Gives back a slot reserved by `admit` (also when the connection never started). */
   releaseSlot(principal: Principal): void {
+    this.reserved = Math.max(0, this.reserved - 1);
     const key = identityOf(principal);
     const held = (this.byIdentity.get(key) ?? 1) - 1;
     if (held <= 0) this.byIdentity.delete(key);
     else this.byIdentity.set(key, held);
   }
+}
+
+const attached = new WeakMap<ServerResponse, { hub: StreamHub; connection: Connection }>();
+
+/** A connection's response closed or failed: the connection leaves its hub. */
+function detachResponse(this: ServerResponse): void {
+  const entry = attached.get(this);
+  entry?.hub.detach(entry.connection);
 }
 
 function identityOf(principal: Principal): string {

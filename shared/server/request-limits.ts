@@ -16,12 +16,14 @@
  * through (a request line within the header limit but over its own, a declared body too large).
  * On AWS, CloudFront and API Gateway enforce their own limits before a function runs.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { headersTooLarge, payloadTooLarge, requestLimits, uriTooLong } from '../http/limits.ts';
 import { ProblemError, toProblemDocument } from '../http/problem.ts';
 import { problemTypes } from '../http/problem-types.ts';
+import { headerValue } from './raw-headers.ts';
 
 /** Options for node:http's createServer that apply these limits. */
 export const limitedServerOptions: ServerOptions = { maxHeaderSize: requestLimits.headerBytes };
@@ -34,7 +36,7 @@ const drainBytes = 16 * requestLimits.bodyBytes;
 export function requestLimitProblem(req: IncomingMessage): ProblemError | undefined {
   const requestLine = `${req.method ?? ''} ${req.url ?? ''} HTTP/${req.httpVersion}`;
   if (Buffer.byteLength(requestLine) > requestLimits.requestLineBytes) return uriTooLong();
-  const declared = Number(req.headers['content-length'] ?? 0);
+  const declared = Number(headerValue(req, 'content-length') ?? 0);
   if (declared > requestLimits.bodyBytes) return payloadTooLarge();
   return undefined;
 }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { loadBalancerPaths } from '../../lib/edge.ts';
 import { containerPort } from '../../lib/realtime.ts';
+import { connectionCapacity } from '../../lib/realtime-capacity.ts';
 import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -105,15 +106,32 @@ describe('Stack: service > load balancer and container', () => {
     });
   });
 
-  it('scales on CPU and on connections (requests per target)', () => {
+  it('scales on CPU and on the tasks’ average of open connections, short of what a task holds', () => {
     const policies = Object.values(resources)
       .filter((r) => r.Type === 'AWS::ApplicationAutoScaling::ScalingPolicy')
-      .map(
-        (r) =>
-          r.Properties.TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification
-            .PredefinedMetricType,
-      );
-    expect(policies.sort()).toEqual(['ALBRequestCountPerTarget', 'ECSServiceAverageCPUUtilization']);
+      .map((r) => r.Properties.TargetTrackingScalingPolicyConfiguration);
+    const cpu = policies.find((policy) => policy.PredefinedMetricSpecification);
+    const connections = policies.find((policy) => policy.CustomizedMetricSpecification);
+    const [, task] = only('AWS::ECS::TaskDefinition');
+    const environment = Object.fromEntries(
+      task.Properties.ContainerDefinitions[0].Environment.map((e: { Name: string; Value: unknown }) => [
+        e.Name,
+        e.Value,
+      ]),
+    );
+    const capacity = Number(environment.FSM_STREAM_MAX_CONNECTIONS);
+
+    expect(policies).toHaveLength(2);
+    expect(cpu.PredefinedMetricSpecification.PredefinedMetricType).toBe('ECSServiceAverageCPUUtilization');
+    expect(connections.CustomizedMetricSpecification).toMatchObject({
+      MetricName: 'StreamConnections',
+      Statistic: 'Average',
+      Dimensions: [{ Name: 'service', Value: 'fsm-dev' }],
+    });
+    // A dev task (512 MiB) holds thousands, and more tasks start well before one is full.
+    expect(capacity).toBe(connectionCapacity(512));
+    expect(capacity).toBeGreaterThan(5_000);
+    expect(connections.TargetValue).toBeLessThan(capacity * 0.8);
   });
 
   it('injects the signing keys from Secrets Manager, not as plain environment', () => {

@@ -100,7 +100,9 @@ export const streamRoutes = [
       'roles are only technician and/or driver sees case events of cases assigned to them and tour events of ' +
       'their own tours. The server ends every connection after 90 s; reconnect with a current token (EventSource ' +
       'clients send Last-Event-ID). At most 5 concurrent connections per user or service account (per node): ' +
-      'the 6th is 429 too-many-requests.',
+      'the 6th is 429 too-many-requests. A node that holds all the connections its memory allows answers 503 ' +
+      'service-unavailable with Retry-After before holding anything for the new one: reconnect after it (more ' +
+      'nodes start as the count grows).',
     examples: {
       query: 'lastEventId=01936b2f-0a1b-7c2d-8e3f-4a5b6c7d8e9f',
       response: {
