@@ -27,8 +27,10 @@ function summarize(file: string): Summary {
   for (let i = 0; i < snapshot.nodes.length; i += width) {
     const type = types[snapshot.nodes[i + typeAt] as number] ?? '?';
     const name = snapshot.strings[snapshot.nodes[i + nameAt] as number] ?? '?';
-    const key = type === 'object' || type === 'native' || type === 'closure' ? `${type}:${name.slice(0, 60)}` : type;
-    const entry = (summary[key] ??= { count: 0, bytes: 0 });
+    const key =
+      type === 'object' || type === 'native' || type === 'closure' ? `${type}:${name.slice(0, 60)}` : type;
+    const entry = summary[key] ?? { count: 0, bytes: 0 };
+    summary[key] = entry;
     entry.count++;
     entry.bytes += snapshot.nodes[i + sizeAt] as number;
   }
@@ -49,6 +51,8 @@ const rows = Object.entries(after)
   .slice(0, 40);
 const total = rows.reduce((sum, row) => sum + row.bytes, 0);
 for (const row of rows) {
-  console.log(`${(row.bytes / 1024).toFixed(0).padStart(9)} KB ${String(row.count).padStart(8)}  ${row.name}`);
+  console.log(
+    `${(row.bytes / 1024).toFixed(0).padStart(9)} KB ${String(row.count).padStart(8)}  ${row.name}`,
+  );
 }
 console.log(`${(total / 1024).toFixed(0).padStart(9)} KB in the rows above`);

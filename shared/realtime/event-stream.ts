@@ -115,8 +115,10 @@ export function eventStreamEndpoint(hub: StreamHub): EventStreamEndpoint {
             );
           }
           if (replay.known && replay.complete) {
+            const replayed = new Set<string>();
+            connection.replayed = replayed;
             for (const event of replay.events) {
-              (connection.replayed ??= new Set()).add(event.id);
+              replayed.add(event.id);
               const message = streamMessageOf(event);
               if (message?.visibleTo(principal)) hub.write(connection, message.envelope);
             }

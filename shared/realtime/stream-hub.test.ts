@@ -62,7 +62,7 @@ describe('Stream hub', () => {
 
     hub.publish(caseEvent('0003'));
     hub.publish(caseEvent('0004'));
-    (connection.replayed ??= new Set()).add('0003');
+    connection.replayed = new Set(['0003']);
     hub.write(connection, {
       kind: 'CASE_CREATED:V1',
       eventId: '0003',
