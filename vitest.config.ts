@@ -8,6 +8,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Two files at a time, whatever the cores (vitest's default is one fewer than the cores: one
+    // on a 2-core CI machine). The integration files mostly wait on the service and DynamoDB
+    // Local, the infra files on CDK: side by side the whole suite took 687 s instead of 972 s.
+    maxWorkers: 2,
     projects: [
       {
         test: {
