@@ -21,7 +21,6 @@ import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { type TableWrite, transactWrite } from '../../data/table.ts';
-import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
@@ -35,6 +34,7 @@ import type { BookAppointment } from './booking.schema.ts';
 import {
   type BookableCase,
   bookable,
+  bookedCaseWrites,
   type CurrentTourChoice,
   currentTourChoice,
   currentTourFrom,
@@ -42,6 +42,7 @@ import {
   noSuchShift,
   placeCase,
   tourWithStops,
+  tourWritesOf,
   unavailable,
 } from './booking-parts.ts';
 import type { PlanningOptions } from './slots.service.ts';
@@ -235,34 +236,10 @@ async function shiftWrites(ctx: Actor, day: ShiftBatch, stamp: string): Promise<
   const nextTour = tourWithStops(day.shift, tour, day.stops, stamp);
   const claims = await tourClaims(ctx, tour, nextTour);
   if (claims.conflicts.length > 0) return undefined;
-  const tourResource = { type: 'tour', id: nextTour.id };
-  const tourWrites = tour
-    ? tourStore
-        .of(ctx)
-        .writes.replace(
-          nextTour,
-          tour,
-          domainEvent(ctx, 'tour.updated', tourResource, nextTour, previousAttributes(tour, nextTour)),
-        )
-    : tourStore.of(ctx).writes.create(nextTour, domainEvent(ctx, 'tour.created', tourResource, nextTour));
   // The tour first: the bookings are a write of the tour (as a booking alone is, booking.service.ts).
   return [
-    ...tourWrites,
-    ...day.placed.flatMap(({ ctx: actor, record, nextCase }) =>
-      caseStore
-        .of(actor)
-        .writes.replace(
-          nextCase,
-          record,
-          domainEvent(
-            actor,
-            'case.updated',
-            { type: 'case', id: record.id },
-            nextCase,
-            previousAttributes(record, nextCase),
-          ),
-        ),
-    ),
+    ...tourWritesOf(ctx, tour, nextTour),
+    ...day.placed.flatMap(({ ctx: actor, record, nextCase }) => bookedCaseWrites(actor, record, nextCase)),
     ...claims.writes,
   ];
 }

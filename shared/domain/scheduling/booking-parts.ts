@@ -6,6 +6,8 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
+import type { TableWrite } from '../../data/table.ts';
+import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
@@ -198,4 +200,35 @@ export function tourWithStops(
         updated_at: stamp,
         lock_version: 0,
       };
+}
+
+/** The tour's writes with its event: replaced on its version, or created. */
+export function tourWritesOf(ctx: Actor, tour: Tour | undefined, nextTour: Tour): TableWrite[] {
+  const resource = { type: 'tour', id: nextTour.id };
+  return tour
+    ? tourStore
+        .of(ctx)
+        .writes.replace(
+          nextTour,
+          tour,
+          domainEvent(ctx, 'tour.updated', resource, nextTour, previousAttributes(tour, nextTour)),
+        )
+    : tourStore.of(ctx).writes.create(nextTour, domainEvent(ctx, 'tour.created', resource, nextTour));
+}
+
+/** The booked case's writes on the version read, with its event (the booker's). */
+export function bookedCaseWrites(actor: Actor, record: Case, nextCase: Case): TableWrite[] {
+  return caseStore
+    .of(actor)
+    .writes.replace(
+      nextCase,
+      record,
+      domainEvent(
+        actor,
+        'case.updated',
+        { type: 'case', id: record.id },
+        nextCase,
+        previousAttributes(record, nextCase),
+      ),
+    );
 }

@@ -41,11 +41,13 @@ import type { BookAppointment } from './booking.schema.ts';
 import { type BookingRequest, bookTogether, maxBatch } from './booking-batch.ts';
 import {
   bookableCase,
+  bookedCaseWrites,
   currentTourOf,
   early,
   placeCase,
   shiftOrThrow,
   tourWithStops,
+  tourWritesOf,
   unavailable,
 } from './booking-parts.ts';
 import type { PlanningOptions } from './slots.service.ts';
@@ -162,23 +164,6 @@ async function bookingWrites(
       : { writes: [], conflicts: [] },
   ]);
   if (taking.conflicts.length > 0 || giving.conflicts.length > 0) return undefined;
-  const caseEvent = domainEvent(
-    ctx,
-    'case.updated',
-    { type: 'case', id: record.id },
-    nextCase,
-    previousAttributes(record, nextCase),
-  );
-  const tourResource = { type: 'tour', id: nextTour.id };
-  const tourWrites = tour
-    ? tourStore
-        .of(ctx)
-        .writes.replace(
-          nextTour,
-          tour,
-          domainEvent(ctx, 'tour.updated', tourResource, nextTour, previousAttributes(tour, nextTour)),
-        )
-    : tourStore.of(ctx).writes.create(nextTour, domainEvent(ctx, 'tour.created', tourResource, nextTour));
   const leftWrites =
     left && leaving
       ? tourStore
@@ -198,8 +183,8 @@ async function bookingWrites(
   // The tour first: a booking is a write of the tour that takes the case (its transaction's own
   // item, test/contract/transaction-keys.test.ts), which schedules the case with it.
   return [
-    ...tourWrites,
-    ...caseStore.of(ctx).writes.replace(nextCase, record, caseEvent),
+    ...tourWritesOf(ctx, tour, nextTour),
+    ...bookedCaseWrites(ctx, record, nextCase),
     ...taking.writes,
     ...leftWrites,
     ...giving.writes,
