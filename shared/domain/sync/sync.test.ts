@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { caseScopeOwners, feedEntries, ownerScope } from './feed-entries.ts';
 import { mergeFields } from './field-merge.ts';
 import { pushOrder } from './mutation-order.ts';
 import { openCursor, type SyncCursor, sealCursor, tombstoneHorizonMs } from './sync-cursor.ts';
@@ -80,5 +81,39 @@ describe('merge by field', () => {
     );
 
     expect(merge).toEqual({ apply: { duration: 'PT2H' }, conflicts: [] });
+  });
+});
+
+describe('the feed entries of a change', () => {
+  const users = (...ids: string[]) => new Set(ids);
+
+  it('upserts for everyone holding the record after, and evicts for those who held it before only', () => {
+    // Reassigned from Anna to Ben while Cleo drives the tour that holds it.
+    const before = caseScopeOwners({ assignee_id: 'anna' }, ['cleo']);
+    const after = caseScopeOwners({ assignee_id: 'ben' }, ['cleo']);
+
+    expect(feedEntries(before, after, false)).toEqual([
+      { userId: 'anna', op: 'evict' },
+      { userId: 'ben', op: 'upsert' },
+      { userId: 'cleo', op: 'upsert' },
+    ]);
+  });
+
+  it('deletes for everyone whose scope held a deleted record, and writes nothing for a record nobody holds', () => {
+    expect(feedEntries(users('anna', 'cleo'), users(), true)).toEqual([
+      { userId: 'anna', op: 'delete' },
+      { userId: 'cleo', op: 'delete' },
+    ]);
+    expect(feedEntries(users(), caseScopeOwners({ assignee_id: null }, []), false)).toEqual([]);
+  });
+
+  it('evicts an unassigned case and upserts a tour for its new driver', () => {
+    expect(feedEntries(caseScopeOwners({ assignee_id: 'anna' }, []), caseScopeOwners({}, []), false)).toEqual(
+      [{ userId: 'anna', op: 'evict' }],
+    );
+    expect(feedEntries(ownerScope('anna'), ownerScope('ben'), false)).toEqual([
+      { userId: 'anna', op: 'evict' },
+      { userId: 'ben', op: 'upsert' },
+    ]);
   });
 });
