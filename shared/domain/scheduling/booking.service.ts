@@ -29,7 +29,6 @@ import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { type TableWrite, transactWrite } from '../../data/table.ts';
-import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
@@ -164,22 +163,7 @@ async function bookingWrites(
       : { writes: [], conflicts: [] },
   ]);
   if (taking.conflicts.length > 0 || giving.conflicts.length > 0) return undefined;
-  const leftWrites =
-    left && leaving
-      ? tourStore
-          .of(ctx)
-          .writes.replace(
-            left,
-            leaving,
-            domainEvent(
-              ctx,
-              'tour.updated',
-              { type: 'tour', id: left.id },
-              left,
-              previousAttributes(leaving, left),
-            ),
-          )
-      : [];
+  const leftWrites = left && leaving ? tourWritesOf(ctx, leaving, left) : [];
   // The tour first: a booking is a write of the tour that takes the case (its transaction's own
   // item, test/contract/transaction-keys.test.ts), which schedules the case with it.
   return [

@@ -188,12 +188,11 @@ function releaseWrite(
 }
 
 /** The tours holding each case, as their guards say (one BatchGetItem per 100 cases). */
-export async function openToursOfCases(
+export function openToursOfCases(
   scope: StoreScope,
   caseIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const guards = await caseGuards.of(scope).getManyConsistent(caseIds);
-  return new Map(guards.flatMap((guard) => (guard ? [[guard.id, guard.tour_id]] : [])));
+  return toursOfGuards(caseGuards, scope, caseIds);
 }
 
 /** The PLANNED tour of a shift, as its guard says. */
@@ -202,11 +201,20 @@ export async function plannedTourOfShift(scope: StoreScope, shiftId: string): Pr
 }
 
 /** The PLANNED tours of shifts, as their guards say (one BatchGetItem per 100 shifts). */
-export async function plannedToursOfShifts(
+export function plannedToursOfShifts(
   scope: StoreScope,
   shiftIds: readonly string[],
 ): Promise<Map<string, string>> {
-  const guards = await shiftGuards.of(scope).getManyConsistent(shiftIds);
+  return toursOfGuards(shiftGuards, scope, shiftIds);
+}
+
+/** Guarded id → the tour its guard names (one strongly consistent BatchGetItem per 100 ids). */
+async function toursOfGuards(
+  store: typeof caseGuards,
+  scope: StoreScope,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const guards = await store.of(scope).getManyConsistent(ids);
   return new Map(guards.flatMap((guard) => (guard ? [[guard.id, guard.tour_id]] : [])));
 }
 
