@@ -21,6 +21,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   cases: () => import('./cases/handler.ts'),
   scheduling: () => import('./scheduling/handler.ts'),
   comments: () => import('./comments/handler.ts'),
+  sync: () => import('./sync/handler.ts'),
   devices: () => import('./devices/handler.ts'),
   'device-intake': () => import('./device-intake/handler.ts'),
   billing: () => import('./billing/handler.ts'),

@@ -46,6 +46,9 @@ export const groupTableAccess = {
   'device-intake': 'read-write',
   // The profile, the provider link, and (local provider) its customers and portal sessions.
   billing: 'read-write',
+  // Offline sync: the feeds, scope index and marks (reads), installations and results (writes),
+  // and every pushed mutation through the services of its type (domain/sync/push.service.ts).
+  sync: 'read-write',
 } as const satisfies Record<OperationGroup, TableAccess>;
 
 export const tableActions = {
@@ -77,6 +80,11 @@ export const streamProcessorTableActions = [
   // changes ADDed, in one TransactWriteItems; a greatest value raised with UpdateItem.
   'dynamodb:DeleteItem',
   'dynamodb:UpdateItem',
+  // The sync indexer (domain/sync/sync-indexer.consumer.ts): the feeds' head (GetItem), the marks
+  // of a batch's records and the cases of its comments (BatchGetItem); its writes are the
+  // BatchWriteItem and transaction Puts above.
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
 ] as const;
 
 /**
@@ -141,7 +149,7 @@ export const smsSendingGroups = ['devices'] as const satisfies readonly Operatio
  * Groups that sign upload forms for the private upload bucket and read and delete its files
  * (lib/upload-checks.ts `allowUploads`): FSM_UPLOAD_BUCKET and S3 object rights, nobody else.
  */
-export const uploadGroups = ['tenant', 'comments'] as const satisfies readonly OperationGroup[];
+export const uploadGroups = ['tenant', 'comments', 'sync'] as const satisfies readonly OperationGroup[];
 
 export const mailSendingGroups = ['users', 'admin'] as const satisfies readonly OperationGroup[];
 

@@ -25,6 +25,7 @@ import { relationAssociationPurger } from '../../shared/domain/custom-objects/re
 import { deviceHistoryPurger } from '../../shared/domain/devices/device-history.consumer.ts';
 import { applyDispatcher } from '../../shared/domain/optimization-runs/apply-dispatch.consumer.ts';
 import { solverDispatcher } from '../../shared/domain/optimization-runs/solver-dispatch.consumer.ts';
+import { syncIndexer } from '../../shared/domain/sync/sync-indexer.consumer.ts';
 import type { ConsumerGroup } from '../../shared/events/consumer-groups.ts';
 import type { EventConsumer } from '../../shared/events/consumers.ts';
 import { streamPublisher } from '../../shared/realtime/fanout.ts';
@@ -36,6 +37,7 @@ export const consumerGroups = {
     deviceHistoryPurger,
     customObjectPurger,
     relationAssociationPurger,
+    syncIndexer,
   ],
   live: [
     webhookDispatcher(),

@@ -91,6 +91,28 @@ export function planPartPartition(workspaceId: WorkspaceId, runId: string): stri
   return `${tenant(workspaceId)}#OPT_PLAN_PART#${runId}`;
 }
 
+/**
+ * Offline sync (domain/sync, docs/offline-sync.md): a feed per user (`owner` = user id) and one
+ * shared by the workspace's users (`*`: areas, tags, skills), sort key the feed position.
+ */
+export function syncFeedPartition(workspaceId: WorkspaceId, owner: string): string {
+  return `${tenant(workspaceId)}#SYNC_FEED#${owner}`;
+}
+
+/** A user's sync scope index: sort key `<day>#<type>#<id>` of the cases, tours and shifts they hold. */
+export function syncScopePartition(workspaceId: WorkspaceId, userId: string): string {
+  return `${tenant(workspaceId)}#SYNC_SCOPE#${userId}`;
+}
+
+/** The results of one installation's pushed mutations, sort key the mutation id (zero-padded). */
+export function syncResultPartition(
+  workspaceId: WorkspaceId,
+  userId: string,
+  installationId: string,
+): string {
+  return `${tenant(workspaceId)}#SYNC_RESULT#${userId}#${installationId}`;
+}
+
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
   principal: (workspaceId: WorkspaceId, principalId: string) => ({
@@ -283,6 +305,20 @@ export const keys = {
   realmEmail: (realm: string, email: string) => ({ pk: `REALM#${realm}#EMAIL`, sk: email.toLowerCase() }),
   /** Failed sign-ins from one client address in a realm (brute-force throttling), with TTL. */
   loginAddress: (realm: string, address: string) => ({ pk: `REALM#${realm}#LOGIN_ADDRESS`, sk: address }),
+  /** The workspace's key that signs sync cursors (random, made on the first pull, never returned). */
+  syncCursorKey: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_CURSOR_KEY' }),
+  /** The sync feeds' head: the last position given out (only the sync indexer moves it). */
+  syncHead: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_HEAD' }),
+  /** What the sync indexer knows of a record: its last version seen and when each field last changed. */
+  syncRecord: (workspaceId: WorkspaceId, type: string, id: string) => ({
+    pk: `${tenant(workspaceId)}#SYNC_REC`,
+    sk: `${type}#${id}`,
+  }),
+  /** One app installation of a user: the last mutation it applied. */
+  syncInstallation: (workspaceId: WorkspaceId, userId: string, installationId: string) => ({
+    pk: `${tenant(workspaceId)}#SYNC_INSTALL`,
+    sk: `${userId}#${installationId}`,
+  }),
 } as const;
 
 /**

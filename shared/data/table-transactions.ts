@@ -8,6 +8,7 @@ import { dynamo } from './client.ts';
 import { conditionFailure, isContention, retryingContention, translate } from './table-failure.ts';
 import { type TableWrite, toTransactItem } from './table-write.ts';
 import { settleTally, tallied } from './tally.ts';
+import { riderFor } from './transaction-rider.ts';
 
 /**
  * Counter changes of one transaction merged per item: DynamoDB refuses two operations on one
@@ -45,13 +46,17 @@ export function mergedCounterWrites(writes: readonly TableWrite[]): TableWrite[]
 /** All writes commit together or not at all (one TransactWriteItems call). */
 export async function transactWrite(requested: readonly TableWrite[]): Promise<void> {
   // Shared counters leave the transaction for its tally, applied once it committed (tally.ts).
-  const { writes, tally } = tallied(mergedCounterWrites(requested));
+  const carried = riderFor(requested);
+  const { writes, tally } = tallied(
+    mergedCounterWrites(carried ? [...requested, ...carried.writes] : requested),
+  );
   // One idempotency token for every attempt: an attempt whose answer was lost (a timeout) may
   // have committed, and DynamoDB answers the same token with that success instead of running it
   // again (which would fail its own conditions: a false 409); an attempt that was cancelled
   // wrote nothing, and the same token runs it anew. Valid for 10 minutes, far beyond the retries.
   const token = randomUUID();
   await retryingContention('transaction', () => sendTransaction(writes, token));
+  if (carried) carried.rider.spent = true;
   if (tally) await settleTally(tally);
 }
 

@@ -33,6 +33,9 @@ export const apiTags = {
   Comments:
     'Threads of comments on any record (cases, tours, vehicles, devices, areas, users, custom objects): replies, ' +
     'reactions, mentions, attachments, read markers and unread counts.',
+  'Offline sync':
+    'What a technician’s app keeps on the device: a pull of its scope by signed cursor (what changed since, ' +
+    'what left, what was deleted) and an idempotent push of what was done offline, merged by field.',
   Events: 'The server-sent event stream of live operations (cases, tours, vehicles, areas).',
   'Audit logs': 'Every change of the workspace, newest first, written from the outbox of each write.',
   Webhooks:

@@ -22,6 +22,7 @@ import { schedulingRoutes } from './groups/scheduling.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
 import { shiftRoutes } from './groups/shifts.routes.ts';
 import { skillRoutes } from './groups/skills.routes.ts';
+import { syncRoutes } from './groups/sync.routes.ts';
 import { tagRoutes } from './groups/tags.routes.ts';
 import { tenantRoutes } from './groups/tenant.routes.ts';
 import { tenantUploadRoutes } from './groups/tenant-uploads.routes.ts';
@@ -43,6 +44,7 @@ export const routes = [
   ...caseRoutes,
   ...schedulingRoutes,
   ...commentRoutes,
+  ...syncRoutes,
   ...deviceRoutes,
   ...deviceIntakeRoutes,
   ...settingsRoutes,

@@ -7,13 +7,13 @@
  * (never delivered, never audited) feeds the event stream's AREA_WAITING_TIME_UPDATED:V1 with the
  * old value in previous_attributes.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { outboxWrite } from '../../data/outbox.ts';
 import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { newRecordId } from '../record-id.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { Area, AreaListQuery, CreateAreaSchema, UpdateAreaSchema } from './area.schema.ts';
 import { areaStore } from './area.store.ts';
@@ -40,7 +40,7 @@ export async function getArea(ctx: Actor, id: string): Promise<Area> {
 export async function createArea(ctx: Actor, input: z.output<typeof CreateAreaSchema>): Promise<Area> {
   const now = new Date().toISOString();
   const area: Area = {
-    id: uuidv7(),
+    id: newRecordId(),
     name: input.name,
     ...(input.description !== undefined ? { description: input.description } : {}),
     color: input.color,

@@ -7,7 +7,6 @@
  * own cases (case-visibility.ts) and change only the status of those (own-work.ts). Every change emits case.created / case.updated / case.deleted
  * with the case as data.object.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { outboxWrite } from '../../data/outbox.ts';
@@ -23,6 +22,7 @@ import {
   caseOwnWork,
   writesOwnWorkOnly,
 } from '../own-work.ts';
+import { newRecordId } from '../record-id.ts';
 import { skillStore } from '../skills/skill.store.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import {
@@ -235,7 +235,7 @@ function withOptional(record: Case, field: keyof Case, value: unknown): void {
 }
 
 export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
-  const id = uuidv7();
+  const id = newRecordId();
   const now = instantOfId(id);
   const record: Case = {
     id,

@@ -25,10 +25,10 @@
  * for good.
  */
 import { createHash } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { type DomainEvent, domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { FieldError } from '../../schema/field-error.ts';
+import { newRecordId } from '../record-id.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { Comment, CreateComment, UpdateComment } from './comment.schema.ts';
 import { commentStore, isRace, type StoredComment } from './comment.store.ts';
@@ -162,7 +162,7 @@ export async function createComment(
     const duplicate = await duplicateOf(ctx, guard, input.body_markdown);
     if (duplicate) return { comment: await presentOne(ctx, duplicate, target), created: false };
 
-    const id = uuidv7();
+    const id = newRecordId();
     const claimed = await claimAttachments(ctx, input.attachment_ids ?? [], id);
     if (claimed.errors.length > 0) throw new CommentError('invalid', { fields: claimed.errors });
     const createdAt = new Date(instantOfId(id)).toISOString();

@@ -102,6 +102,10 @@ export interface WorkspaceCommentStore {
    * thread (one key range of gsi1 or gsi2). Total: the roots counter.
    */
   threadedPage(target: string, request: CommentPageRequest): Promise<{ ids: string[]; total: number }>;
+  /** Every comment id of a target, oldest first (gsi3, keys only): what offline sync sends with a case. */
+  allIds(target: string): Promise<string[]>;
+  /** The comments, strongly consistent (one BatchGetItem per 100): what a sync pull sends. */
+  getManyConsistent(ids: readonly string[]): Promise<StoredComment[]>;
   /** A flat page by creation (gsi3): `page × size` entries skipped. Total: the `all` counter. */
   flatPage(target: string, request: CommentPageRequest): Promise<{ ids: string[]; total: number }>;
 }
@@ -127,6 +131,29 @@ export const commentStore = {
 
       async getMany(ids) {
         const found = await getRecords(ids.map((id) => keys.comment(workspaceId, id)));
+        return found.filter(
+          (record): record is StoredRecord => record !== undefined,
+        ) as unknown as StoredComment[];
+      },
+
+      async allIds(target) {
+        const ids: string[] = [];
+        for await (const entry of queryItems({
+          index: 'gsi3',
+          partitionKey: { name: 'gsi3pk', value: partitionOf(workspaceId, target) },
+          sortKeyName: 'gsi3sk',
+          pageSize: () => 1000,
+        })) {
+          ids.push(String(entry.gsi3sk));
+        }
+        return ids;
+      },
+
+      async getManyConsistent(ids) {
+        const found = await getRecords(
+          ids.map((id) => keys.comment(workspaceId, id)),
+          { consistent: true },
+        );
         return found.filter(
           (record): record is StoredRecord => record !== undefined,
         ) as unknown as StoredComment[];

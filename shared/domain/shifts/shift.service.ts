@@ -21,7 +21,6 @@
  * `from`/`to` are a key range of the start order (24 hours before `from` up to `to`) with the end
  * checked on the entries, and counted.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -30,6 +29,7 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { formatIsoDuration, parseIsoDuration } from '../../schema/duration.ts';
 import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { newRecordId } from '../record-id.ts';
 import { findVehicle } from '../vehicles/vehicle.service.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { overlapFilter, userFacet } from './shift.list.ts';
@@ -72,7 +72,7 @@ export async function getShift(ctx: Actor, id: string): Promise<Shift> {
 }
 
 export async function createShift(ctx: Actor, input: CreateShift): Promise<Shift> {
-  const id = uuidv7();
+  const id = newRecordId();
   const now = new Date().toISOString();
   const shift: Shift = {
     id,

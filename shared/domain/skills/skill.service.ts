@@ -11,7 +11,6 @@
  * Deleting a skill leaves users' references to it in place; the users domain drops ids of
  * skills that no longer exist when it shows a user's skills.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
@@ -19,6 +18,7 @@ import type { TableWrite } from '../../data/table.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { serialized } from '../keyed-mutex.ts';
+import { newRecordId } from '../record-id.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { deriveShortKey, shortKeyIdentity, uniqueShortKey } from './short-key.ts';
 import type { CreateSkillSchema, Skill, SkillListQuery, UpdateSkillSchema } from './skill.schema.ts';
@@ -60,7 +60,7 @@ export async function createSkill(ctx: Actor, input: z.output<typeof CreateSkill
       );
     const now = new Date().toISOString();
     const skill: Skill = {
-      id: uuidv7(),
+      id: newRecordId(),
       name: input.name,
       skill_type: input.skill_type ?? defaultSkillType,
       short_key: shortKey,

@@ -15,8 +15,15 @@ export interface SyncCursor {
   seq: number;
   /** The day (YYYY-MM-DD, the workspace's) the scope's window was computed for. */
   day: string;
-  /** When the cursor was issued (epoch ms). */
+  /**
+   * Since when every feed entry after `seq` was written (epoch ms): when `seq` was the head. Pages
+   * of one pull keep the first page's; a cursor of a pull that ended is the time of that head.
+   */
   issuedAt: number;
+  /** A full pull under way: its phase, the last key sent in it, and the head it started at. */
+  full?: { phase: number; after?: string; head: number };
+  /** The move of the window to a later day under way: the last scope key sent. */
+  move?: string;
 }
 
 /** Deletes and evicts are kept this long: an older cursor may have missed one. */

@@ -4,11 +4,11 @@
  * their own transactions, so reading it never counts and a tag edit never overwrites it. Every
  * read here merges the counter in; every write strips it before storing.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
+import { newRecordId } from '../record-id.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type { CreateTagSchema, StoredTag, Tag, TagListQuery, UpdateTagSchema } from './tag.schema.ts';
 import { tagStore } from './tag.store.ts';
@@ -63,7 +63,7 @@ export async function getTag(ctx: Actor, id: string): Promise<Tag> {
 export async function createTag(ctx: Actor, input: z.output<typeof CreateTagSchema>): Promise<Tag> {
   const now = new Date().toISOString();
   const tag: Tag = {
-    id: uuidv7(),
+    id: newRecordId(),
     name: input.name,
     color: input.color,
     created_at: now,

@@ -22,7 +22,6 @@
  * - shift_id reads the shift's tours (a key range of their own: tour.store.ts `toursOfShift`),
  *   checks the other filters on them and orders them in memory: it costs the shift's tours.
  */
-import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor, Principal } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
@@ -37,6 +36,7 @@ import {
   tourOwnWork,
   writesOwnWorkOnly,
 } from '../own-work.ts';
+import { newRecordId } from '../record-id.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { tourList } from './tour.list.ts';
 import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
@@ -140,7 +140,7 @@ export async function createTour(ctx: Actor, input: z.output<typeof CreateTourSc
   await assertReferences(ctx.workspaceId, input);
   const now = new Date().toISOString();
   const tour: Tour = {
-    id: uuidv7(),
+    id: newRecordId(),
     ...(input.name !== undefined ? { name: input.name } : {}),
     date: input.date,
     ...(input.vehicle_id ? { vehicle_id: input.vehicle_id.toLowerCase() } : {}),
