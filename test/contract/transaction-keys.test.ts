@@ -57,6 +57,20 @@ interface Allowed {
 
 const allowed: readonly Allowed[] = [
   {
+    key: /^T#<ws> \/ SYNC_HEAD$/,
+    records: /^sync_feed$/,
+    reason:
+      "the sync feeds' head: written only by the sync indexer, with the feed entries it gives positions, " +
+      'one workspace batch after another (a second indexer loses on its version and reads it again)',
+  },
+  {
+    key: /^T#<ws>#SYNC_INSTALL \/ /,
+    reason:
+      'an app installation: its pushed mutations apply one after another, each change carrying the ' +
+      'installation forward in its own transaction (at most once); two pushes of one installation meet on it ' +
+      'only when the app sends twice at once',
+  },
+  {
     key: /^REALM#<realm>#EMAIL \/ <email>$/,
     reason: 'e-mail guard: two users meet on it only when they claim the same e-mail',
   },

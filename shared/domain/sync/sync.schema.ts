@@ -1,7 +1,7 @@
 /**
  * Offline sync's bodies (API-DECISIONS.md, "Offline sync for field apps"): POST /api/v2/sync/pull
- * and POST /api/v2/sync/push. Published schema names: SyncPullRequest, SyncPullPage,
- * SyncPushRequest, SyncPushResult.
+ * and POST /api/v2/sync/push. Published schema names: SyncPull, SyncPullPage,
+ * SyncPushBatch, SyncPushResult.
  */
 import * as z from 'zod';
 import { dateTime } from '../../schema/fields.ts';
@@ -38,7 +38,7 @@ export const SyncPullRequestSchema = z
       }),
     reset: z.boolean().optional().meta({ description: 'true: a full pull whatever the cursor.' }),
   })
-  .meta({ id: 'SyncPullRequest' });
+  .meta({ id: 'SyncPull' });
 
 const SyncChangeSchema = z
   .object({
@@ -117,7 +117,7 @@ export const SyncPushRequestSchema = z
       }
     });
   })
-  .meta({ id: 'SyncPushRequest' });
+  .meta({ id: 'SyncPushBatch' });
 
 const ConflictSchema = z.object({
   field: z.string(),
