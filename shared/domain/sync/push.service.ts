@@ -25,7 +25,7 @@ import { CommonDomainError } from '../common-error.ts';
 import { withRecordId } from '../record-id.ts';
 import { type FieldConflict, mergeFields } from './field-merge.ts';
 import { pushOrder } from './mutation-order.ts';
-import { type Installation, type SyncStore, syncStore } from './sync.store.ts';
+import { type Installation, type StoredResult, type SyncStore, syncStore } from './sync.store.ts';
 import type { SyncRecord } from './sync-records.ts';
 import type { SyncType } from './sync-subject.ts';
 
@@ -49,6 +49,8 @@ export interface MutationResult {
   version?: number;
   conflicts?: FieldConflict[];
   problem?: Record<string, unknown>;
+  /** A duplicate: the status the mutation got when it was applied (results are kept 30 days). */
+  original_status?: Exclude<MutationStatus, 'duplicate'>;
 }
 
 export interface PushInput {
@@ -111,7 +113,7 @@ export async function pushMutations(ctx: Actor, input: PushInput, port: Mutation
     const step = order.steps[0];
     if (step && 'replay' in step) {
       const [stored] = await store.results(userId, input.installation_id, [mutation.id]);
-      results.push({ ...(stored ?? { id: mutation.id }), id: mutation.id, status: 'duplicate' });
+      results.push(duplicateOf(mutation.id, stored));
       pending.shift();
       continue;
     }
@@ -126,6 +128,18 @@ export async function pushMutations(ctx: Actor, input: PushInput, port: Mutation
     pending.shift();
   }
   return { last_mutation_id: installation.last_mutation_id, results };
+}
+
+/** A replay's answer: the stored result again, its first status kept as `original_status`. */
+function duplicateOf(id: number, stored: StoredResult | undefined): MutationResult {
+  if (!stored) return { id, status: 'duplicate' };
+  const { status, ...rest } = stored as unknown as MutationResult;
+  return {
+    ...rest,
+    id,
+    status: 'duplicate',
+    original_status: status as Exclude<MutationStatus, 'duplicate'>,
+  };
 }
 
 async function loadInstallation(store: SyncStore, userId: string, installationId: string) {

@@ -141,6 +141,14 @@ export const SyncPushResultSchema = z
         problem: z.record(z.string(), z.unknown()).optional().meta({
           description: 'Rejected: the problem document the REST operation answered (RFC 9457).',
         }),
+        original_status: z
+          .enum(['applied', 'merged', 'rejected'])
+          .optional()
+          .meta({
+            description:
+              'Duplicates: the status the mutation got when it was first pushed (absent once its result, kept 30 ' +
+              'days, is gone).',
+          }),
       }),
     ),
   })

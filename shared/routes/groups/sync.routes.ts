@@ -57,8 +57,8 @@ const push =
   'same grants, validation, audit log, events and webhooks as REST.\n\n' +
   `Up to ${pushLimits.maxMutations} mutations; \`id\`s increase by one per installation, starting at 1. Each ` +
   'mutation is applied at most once, whatever the retries: its result is stored in the transaction of its ' +
-  'change. An `id` at or below `last_mutation_id` answers its stored result again with status `duplicate` ' +
-  '(an answer lost on the way: push again, nothing applies twice); an `id` after a gap is 409 ' +
+  'change. An `id` at or below `last_mutation_id` answers its stored result again with status `duplicate`, ' +
+  'its first status in `original_status` (an answer lost on the way: push again, nothing applies twice); an `id` after a gap is 409 ' +
   'resource-conflict with `data.reason` `mutation_gap` and `data.last_mutation_id` (nothing of that push ' +
   'applied: push again from the next id).\n\n' +
   '**Merge by field** against `base_version` (the lock_version of the copy the app edited): fields only the ' +
