@@ -28,6 +28,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { metricsNamespace, syncMetrics } from '../shared/observability/metric-names.ts';
 import { buildDashboard } from './dashboard.ts';
 import type { EnvironmentSettings } from './environments.ts';
 
@@ -143,6 +144,20 @@ export class Observability extends Construct {
         `Domain events wait more than 5 minutes in the outbox stream for the ${group} consumers: they lag or fail.`,
       );
     }
+
+    alarm(
+      'Sync-IndexLag',
+      new Metric({
+        namespace: metricsNamespace,
+        metricName: syncMetrics.indexLag,
+        dimensionsMap: { service: props.serviceName },
+        period: thresholds.period,
+        statistic: 'Maximum',
+      }),
+      Duration.minutes(2).toMilliseconds(),
+      'Offline sync: changes reach the users’ sync feeds more than 2 minutes after they were made (the sync ' +
+        'indexer of the records group lags or fails); apps pull stale scopes meanwhile.',
+    );
 
     alarm(
       'Realtime-UnhealthyTargets',

@@ -16,6 +16,8 @@ export interface BenchClient {
 
 export interface SeededService {
   service: RunningService;
+  /** The service's DATA_DIR (its identity signing key is under identity/). */
+  dataDir: string;
   /** A client-credentials access token of one of the seeded clients. */
   token(client: BenchClient): Promise<string>;
   /** Stops the service and removes its data. */
@@ -59,6 +61,7 @@ export async function startSeededService(
   resetConfig();
   return {
     service,
+    dataDir: join(dataDir, 'data'),
     async token(client) {
       const response = await fetch(`${service.baseUrl}/realms/shared/protocol/openid-connect/token`, {
         method: 'POST',

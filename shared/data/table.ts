@@ -27,3 +27,5 @@ export {
   removeAttributesIf,
   writeItem,
 } from './table-writes.ts';
+export { withTalliesGathered } from './tally.ts';
+export { type Rider, withRider } from './transaction-rider.ts';

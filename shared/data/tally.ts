@@ -24,6 +24,7 @@
  * revision says by it when the list last changed (list-read.ts keeps nothing for a revision
  * younger than the index lag bound).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from './client.ts';
@@ -117,6 +118,29 @@ const maxItems = 100;
 /** Whether the writer itself applies its tally after committing (off: only the stream does; tests). */
 const appliedInline = () => process.env.FSM_TALLY_INLINE !== 'off';
 
+const gatheredTallies = new AsyncLocalStorage<Tally[]>();
+
+/**
+ * Runs `work`, whose writes' tallies are applied together when it ends (their changes merged,
+ * up to 100 items per transaction) instead of one transaction after each write: a push of many
+ * offline mutations (domain/sync/push.service.ts) pays one apply, not one per mutation. Best
+ * effort as ever: what fails is left to the stream.
+ */
+export async function withTalliesGathered<T>(work: () => Promise<T>): Promise<T> {
+  const gathered: Tally[] = [];
+  try {
+    return await gatheredTallies.run(gathered, work);
+  } finally {
+    if (gathered.length > 0) {
+      try {
+        await applyTallies(gathered, 3);
+      } catch {
+        // Left to the stream (their inserts are on the table's stream): totals lag until then.
+      }
+    }
+  }
+}
+
 /**
  * Applies the tally of a transaction that just committed, best effort: a few attempts against
  * other appliers, then it is left to the stream processor, which applies every tally it finds
@@ -124,6 +148,11 @@ const appliedInline = () => process.env.FSM_TALLY_INLINE !== 'off';
  */
 export async function settleTally(tally: Tally): Promise<void> {
   if (!appliedInline()) return;
+  const gathered = gatheredTallies.getStore();
+  if (gathered) {
+    gathered.push(tally);
+    return;
+  }
   try {
     await applyTallies([tally], 3);
   } catch {

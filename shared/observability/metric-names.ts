@@ -84,3 +84,13 @@ export function statusClassOf(status: number): StatusClass {
   if (status >= 300) return '3xx';
   return '2xx';
 }
+
+/**
+ * The sync indexer (domain/sync/sync-indexer.consumer.ts), per workspace batch it indexed:
+ * `SyncIndexLag`, from the oldest event of the batch to its feed entries committing (what an app's
+ * pull waits for a change, beyond the pull itself); `SyncFeedEntries`, the entries written.
+ */
+export const syncMetrics = {
+  indexLag: 'SyncIndexLag',
+  feedEntries: 'SyncFeedEntries',
+} as const;

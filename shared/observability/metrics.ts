@@ -24,6 +24,7 @@ import {
   optimizerMetrics,
   statusClassOf,
   streamMetrics,
+  syncMetrics,
   type TelemetryOutcome,
   telemetryMetrics,
   type WebhookOutcome,
@@ -222,5 +223,13 @@ export function recordTelemetryReport(outcome: TelemetryOutcome) {
   emit((m) => {
     m.addDimensions({ outcome });
     m.addMetric(telemetryMetrics.reports, MetricUnit.Count, 1);
+  });
+}
+
+/** One workspace batch of the sync indexer: its lag (oldest event to commit) and entries written. */
+export function recordSyncIndex(batch: { lagMs: number; entries: number }) {
+  emit((m) => {
+    m.addMetric(syncMetrics.indexLag, MetricUnit.Milliseconds, Math.max(0, batch.lagMs));
+    m.addMetric(syncMetrics.feedEntries, MetricUnit.Count, batch.entries);
   });
 }

@@ -312,7 +312,7 @@ describe('Offline sync: push', () => {
     expect(first.body).toEqual({ last_mutation_id: 1, results: [{ id: 1, status: 'applied', version: 1 }] });
     expect(again.body).toEqual({
       last_mutation_id: 1,
-      results: [{ id: 1, status: 'duplicate', version: 1 }],
+      results: [{ id: 1, status: 'duplicate', original_status: 'applied', version: 1 }],
     });
     const read = await call('GET', `/api/v2/cases/${job.id}`, { token: dispatcher });
     expect(read.body).toMatchObject({ status: 'IN_PROGRESS', lock_version: 1 });

@@ -18,8 +18,7 @@
  */
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
-import { type TableWrite, transactWrite } from '../../data/table.ts';
-import { withRider } from '../../data/transaction-rider.ts';
+import { type TableWrite, transactWrite, withRider, withTalliesGathered } from '../../data/table.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
 import { CommonDomainError } from '../common-error.ts';
 import { withRecordId } from '../record-id.ts';
@@ -90,7 +89,12 @@ export interface MutationPort {
 const markWaitMs = 3000;
 const mergeAttempts = 3;
 
-export async function pushMutations(ctx: Actor, input: PushInput, port: MutationPort): Promise<PushAnswer> {
+export function pushMutations(ctx: Actor, input: PushInput, port: MutationPort): Promise<PushAnswer> {
+  // The counters the mutations move are applied once, when the push ends (data/tally.ts).
+  return withTalliesGathered(() => applyInOrder(ctx, input, port));
+}
+
+async function applyInOrder(ctx: Actor, input: PushInput, port: MutationPort): Promise<PushAnswer> {
   const userId = ctx.principal.id.toLowerCase();
   const store = syncStore(ctx.workspaceId);
   const results: MutationResult[] = [];

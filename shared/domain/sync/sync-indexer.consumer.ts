@@ -17,6 +17,7 @@
 
 import type { EventConsumer } from '../../events/consumers.ts';
 import type { DomainEvent } from '../../events/domain-event.ts';
+import { recordSyncIndex } from '../../observability/metrics.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { type FeedEntry, type RecordMark, sharedFeed, syncStore } from './sync.store.ts';
 import { catalogTypes, type HeldType, holdingOf, type SyncSubject, syncSubjectOf } from './sync-subject.ts';
@@ -99,6 +100,7 @@ export async function indexWorkspace(workspaceId: string, subjects: readonly Syn
   }
   await Promise.all([
     store.moveScope(moves),
+    store.flagCasesWithComments(subjects.flatMap((subject) => (subject.caseId ? [subject.caseId] : []))),
     store.putMarks(
       records.map((record) => ({
         type: record.type,
@@ -107,5 +109,8 @@ export async function indexWorkspace(workspaceId: string, subjects: readonly Syn
       })),
     ),
   ]);
-  return store.append(entries);
+  const head = await store.append(entries);
+  const oldest = Math.min(...subjects.map((subject) => subject.occurredAt));
+  recordSyncIndex({ lagMs: Date.now() - oldest, entries: entries.length });
+  return head;
 }

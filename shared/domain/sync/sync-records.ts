@@ -16,6 +16,7 @@ import { skillStore } from '../skills/skill.store.ts';
 import { tagStore } from '../tags/tag.store.ts';
 import { tagUsageStore } from '../tags/tag-usage.store.ts';
 import { tourStore } from '../tours/tour.store.ts';
+import { syncStore } from './sync.store.ts';
 import type { SyncType } from './sync-subject.ts';
 
 export type SyncRecord = Record<string, unknown> & { id: string; lock_version?: number };
@@ -116,9 +117,12 @@ export async function commentsOfCases(
 ): Promise<Map<string, SyncRecord[]>> {
   const store = commentStore.of(workspaceId);
   const idsOf = new Map<string, string[]>();
-  for (let next = 0; next < caseIds.length; next += caseReadsInFlight) {
+  // Only the cases that have comments (a flag the indexer sets before the comment's feed entry,
+  // so a comment whose case is not flagged yet comes later through its entry).
+  const commented = [...(await syncStore(workspaceId).casesWithComments(caseIds))];
+  for (let next = 0; next < commented.length; next += caseReadsInFlight) {
     await Promise.all(
-      caseIds.slice(next, next + caseReadsInFlight).map(async (caseId) => {
+      commented.slice(next, next + caseReadsInFlight).map(async (caseId) => {
         idsOf.set(caseId, await store.allIds(targetKeyOf('core:case', caseId)));
       }),
     );

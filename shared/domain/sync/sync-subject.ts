@@ -42,6 +42,8 @@ export interface SyncSubject {
   caseId?: string;
   /** The fields the change set, for the merge by field of a later push. */
   changed: string[];
+  /** When the change was made (epoch ms): the indexer's lag counts from it. */
+  occurredAt: number;
 }
 
 type Fields = Record<string, unknown>;
@@ -100,6 +102,7 @@ export function syncSubjectOf(event: DomainEvent): SyncSubject | undefined {
     version: verb === 'reaction' ? -1 : version,
     deleted,
     changed: created || deleted || verb === 'reaction' ? [] : Object.keys(previous ?? {}),
+    occurredAt: Date.parse(event.occurred_at),
   };
   if (type === 'comment' && text(object.target_type) === 'core:case') subject.caseId = text(object.target_id);
   const before = created ? undefined : holdingOf(type, beforeOf(object, previous));

@@ -84,7 +84,8 @@ const cursorKeys = new Map<string, Buffer>();
 /** Entries per transaction beside the head (DynamoDB takes 100 items). */
 const entriesPerTransaction = 99;
 
-export function syncStore(workspaceId: WorkspaceId) {
+/** The feeds, their head and the cursor key. */
+function feedParts(workspaceId: WorkspaceId) {
   const headKey = keys.syncHead(workspaceId);
   return {
     /** The key that signs this workspace's cursors: made once, kept per container. */
@@ -180,7 +181,12 @@ export function syncStore(workspaceId: WorkspaceId) {
       }
       return entries;
     },
+  };
+}
 
+/** The scope index, the records' marks and the comment flags (what the indexer keeps, what pulls read). */
+function scopeParts(workspaceId: WorkspaceId) {
+  return {
     /** A user's held records of the days [from, to] (sort-key order), after `afterKey`. */
     async *scope(
       userId: string,
@@ -245,6 +251,33 @@ export function syncStore(workspaceId: WorkspaceId) {
       );
     },
 
+    /**
+     * Cases that have comments (a flag per case, set by the indexer before the comment's entry,
+     * never cleared: comments are never removed): a pull reads the comments of these only.
+     */
+    async casesWithComments(caseIds: readonly string[]): Promise<Set<string>> {
+      const found = await getRecords(
+        caseIds.map((id) => keys.syncRecord(workspaceId, 'case_comments', id)),
+        { consistent: true },
+      );
+      return new Set(caseIds.filter((_, index) => found[index] !== undefined));
+    },
+
+    async flagCasesWithComments(caseIds: readonly string[]): Promise<void> {
+      await putRecords(
+        [...new Set(caseIds)].map((id) => ({
+          key: keys.syncRecord(workspaceId, 'case_comments', id),
+          entity: 'sync_record',
+          record: { comments: 1 },
+        })),
+      );
+    },
+  };
+}
+
+/** Installations and their mutations' results (push). */
+function installationParts(workspaceId: WorkspaceId) {
+  return {
     installationKey: (userId: string, installationId: string) =>
       keys.syncInstallation(workspaceId, userId, installationId),
 
@@ -273,6 +306,10 @@ export function syncStore(workspaceId: WorkspaceId) {
       return found as Array<StoredResult | undefined>;
     },
   };
+}
+
+export function syncStore(workspaceId: WorkspaceId) {
+  return { ...feedParts(workspaceId), ...scopeParts(workspaceId), ...installationParts(workspaceId) };
 }
 
 export type SyncStore = ReturnType<typeof syncStore>;
