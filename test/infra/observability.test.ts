@@ -68,6 +68,18 @@ describe('Stacks: every function', () => {
     for (const [id] of ownFunctions(service)) expect(alarmed.has(id), id).toBe(true);
   });
 
+  it("alarms when offline sync's changes reach the feeds more than 2 minutes late", () => {
+    const lag = ofType(service, 'AWS::CloudWatch::Alarm').find(
+      ([, alarm]) => alarm.Properties.MetricName === 'SyncIndexLag',
+    );
+    expect(lag?.[1].Properties).toMatchObject({
+      Namespace: 'FieldService',
+      Statistic: 'Maximum',
+      Threshold: 120_000,
+      Dimensions: [{ Name: 'service', Value: 'fsm-staging' }],
+    });
+  });
+
   it('writes its metrics under the environment service name', () => {
     for (const [id, fn] of ownFunctions(service)) {
       expect(fn.Properties.Environment.Variables.POWERTOOLS_SERVICE_NAME, id).toBe('fsm-staging');

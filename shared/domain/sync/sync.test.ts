@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { caseScopeOwners, feedEntries, ownerScope } from './feed-entries.ts';
+import type { DomainEvent } from '../../events/domain-event.ts';
 import { mergeFields } from './field-merge.ts';
 import { pushOrder } from './mutation-order.ts';
 import { openCursor, type SyncCursor, sealCursor, tombstoneHorizonMs } from './sync-cursor.ts';
+import { SyncPage } from './sync-page.ts';
+import { syncSubjectOf } from './sync-subject.ts';
+import { inWindow, windowMove, windowOn } from './sync-window.ts';
 
 const key = randomBytes(32);
 const caller = { workspaceId: 'ws-1', userId: 'user-1', installationId: 'phone-1' };
@@ -84,36 +87,116 @@ describe('merge by field', () => {
   });
 });
 
-describe('the feed entries of a change', () => {
-  const users = (...ids: string[]) => new Set(ids);
-
-  it('upserts for everyone holding the record after, and evicts for those who held it before only', () => {
-    // Reassigned from Anna to Ben while Cleo drives the tour that holds it.
-    const before = caseScopeOwners({ assignee_id: 'anna' }, ['cleo']);
-    const after = caseScopeOwners({ assignee_id: 'ben' }, ['cleo']);
-
-    expect(feedEntries(before, after, false)).toEqual([
-      { userId: 'anna', op: 'evict' },
-      { userId: 'ben', op: 'upsert' },
-      { userId: 'cleo', op: 'upsert' },
-    ]);
+describe('the window of a scope', () => {
+  it('holds the days from 7 back to 14 ahead, both ends included', () => {
+    const window = windowOn('2026-11-29');
+    expect(window).toEqual({ from: '2026-11-22', to: '2026-12-13' });
+    expect(
+      ['2026-11-21', '2026-11-22', '2026-12-13', '2026-12-14'].map((day) => inWindow(window, day)),
+    ).toEqual([false, true, true, false]);
   });
 
-  it('deletes for everyone whose scope held a deleted record, and writes nothing for a record nobody holds', () => {
-    expect(feedEntries(users('anna', 'cleo'), users(), true)).toEqual([
-      { userId: 'anna', op: 'delete' },
-      { userId: 'cleo', op: 'delete' },
-    ]);
-    expect(feedEntries(users(), caseScopeOwners({ assignee_id: null }, []), false)).toEqual([]);
+  it('moves by the days that left and the days that entered, or the whole windows when they do not meet', () => {
+    expect(windowMove(windowOn('2026-11-26'), windowOn('2026-11-29'))).toEqual({
+      left: { from: '2026-11-19', to: '2026-11-21' },
+      entered: { from: '2026-12-11', to: '2026-12-13' },
+    });
+    expect(windowMove(windowOn('2026-10-01'), windowOn('2026-11-29'))).toEqual({
+      left: windowOn('2026-10-01'),
+      entered: windowOn('2026-11-29'),
+    });
+    expect(windowMove(windowOn('2026-11-29'), windowOn('2026-11-29'))).toEqual({});
   });
+});
 
-  it('evicts an unassigned case and upserts a tour for its new driver', () => {
-    expect(feedEntries(caseScopeOwners({ assignee_id: 'anna' }, []), caseScopeOwners({}, []), false)).toEqual(
-      [{ userId: 'anna', op: 'evict' }],
+const event = (
+  type: string,
+  object: Record<string, unknown>,
+  previous?: Record<string, unknown>,
+): DomainEvent => ({
+  id: 'e1',
+  type,
+  occurred_at: '2026-11-29T08:00:00Z',
+  workspace_id: 'ws-1',
+  resource: { type: type.split('.')[0] as string, id: String(object.id) },
+  data: { object, ...(previous ? { previous_attributes: previous } : {}) },
+});
+
+describe('what a change means to the sync feeds', () => {
+  it('names who held a reassigned and rescheduled case before and who holds it after, and the fields it set', () => {
+    const subject = syncSubjectOf(
+      event(
+        'case.updated',
+        { id: 'c1', assignee_id: 'tom', scheduled_start: '2026-12-01T09:00:00Z', lock_version: 3 },
+        { assignee_id: 'tina', scheduled_start: '2026-11-30T09:00:00Z' },
+      ),
     );
-    expect(feedEntries(ownerScope('anna'), ownerScope('ben'), false)).toEqual([
-      { userId: 'anna', op: 'evict' },
-      { userId: 'ben', op: 'upsert' },
-    ]);
+    expect(subject).toMatchObject({
+      type: 'case',
+      id: 'c1',
+      version: 3,
+      deleted: false,
+      before: { userId: 'tina', day: '2026-11-30' },
+      after: { userId: 'tom', day: '2026-12-01' },
+      changed: ['assignee_id', 'scheduled_start'],
+    });
+  });
+
+  it('holds nothing for an unassigned or unscheduled case, and nothing after a delete', () => {
+    const unassigned = syncSubjectOf(
+      event(
+        'case.updated',
+        { id: 'c1', scheduled_start: '2026-12-01T09:00:00Z', lock_version: 1 },
+        { assignee_id: 'tina' },
+      ),
+    );
+    const deleted = syncSubjectOf(
+      event('case.deleted', {
+        id: 'c1',
+        assignee_id: 'tina',
+        scheduled_start: '2026-12-01T09:00:00Z',
+        lock_version: 1,
+      }),
+    );
+    expect(unassigned?.before).toEqual({ userId: 'tina', day: '2026-12-01' });
+    expect(unassigned?.after).toBeUndefined();
+    expect(deleted).toMatchObject({ deleted: true, before: { userId: 'tina' } });
+    expect(deleted?.after).toBeUndefined();
+  });
+
+  it('ties a comment and its reactions to its case, and ignores what sync does not keep', () => {
+    const reaction = syncSubjectOf(
+      event('comment.reaction', { id: 'r', comment_id: 'm1', target_type: 'core:case', target_id: 'c9' }),
+    );
+    expect(reaction).toMatchObject({ type: 'comment', id: 'm1', caseId: 'c9', version: -1 });
+    expect(syncSubjectOf(event('case.external_id_updated', { id: 'c1' }))).toBeUndefined();
+    expect(syncSubjectOf(event('vehicle.updated', { id: 'v1' }))).toBeUndefined();
+  });
+});
+
+describe('a page of a pull', () => {
+  const change = (id: string, size = 10) => ({
+    type: 'case',
+    id,
+    op: 'upsert' as const,
+    data: { text: 'x'.repeat(size) },
+  });
+
+  it('stops at the limit of changes, keeping a group whole', () => {
+    const page = new SyncPage(3);
+    expect(page.add([change('a'), change('b')])).toBe(true);
+    expect(page.add([change('c'), change('d')])).toBe(false);
+    expect(page.changes.map((c) => c.id)).toEqual(['a', 'b']);
+    expect(page.full).toBe(true);
+  });
+
+  it('stops before 1 MB, but always takes the first group so a pull moves on', () => {
+    const page = new SyncPage(1000);
+    expect(page.add([change('big', 2_000_000)])).toBe(true);
+    expect(page.add([change('next')])).toBe(false);
+    const budget = new SyncPage(1000);
+    let added = 0;
+    while (budget.add([change(String(added), 100_000)])) added += 1;
+    expect(added).toBe(10);
   });
 });
