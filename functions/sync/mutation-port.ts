@@ -8,13 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { MutationPort, PortAnswer } from '../../shared/domain/sync/push.service.ts';
 import { currentRecords } from '../../shared/domain/sync/sync-records.ts';
-import type { SyncType } from '../../shared/domain/sync/sync-subject.ts';
+import type { PushType } from '../../shared/domain/sync/sync-subject.ts';
 import { type ApiEvent, header } from '../../shared/http/api-gateway.ts';
 import type { OperationGroup } from '../../shared/routes/route-table.ts';
 import { groupHandlers } from '../registry.ts';
 
 /** Each synced type's collection, item path parameter and operation group. */
-const restOf: Record<SyncType, { collection: string; param: string; group: OperationGroup }> = {
+const restOf: Record<PushType, { collection: string; param: string; group: OperationGroup }> = {
   case: { collection: '/api/v2/cases', param: 'case_id', group: 'cases' },
   comment: { collection: '/api/v2/comments', param: 'comment_id', group: 'comments' },
   tour: { collection: '/api/v2/tours', param: 'tour_id', group: 'tours' },
@@ -46,7 +46,7 @@ function innerContext(group: string): Context {
 export function mutationPort(push: ApiEvent, workspaceId: string, readerId: string): MutationPort {
   const call = async (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    type: SyncType,
+    type: PushType,
     id: string | undefined,
     body?: unknown,
   ): Promise<PortAnswer> => {

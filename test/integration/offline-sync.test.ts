@@ -63,6 +63,13 @@ async function comment(caseId: string, body: string, token = dispatcher) {
   return response.body as Record<string, any>;
 }
 
+/** A full pull of a new installation of the user: what their scope holds now. */
+async function fullCopy(token: string) {
+  const device = new SyncDevice(token);
+  await device.sync();
+  return device.copy;
+}
+
 /** Pulls until the device's copy satisfies `check` (writes reach the change log from the stream). */
 async function syncUntil(device: SyncDevice, check: (copy: Map<string, Record<string, any>>) => void) {
   await eventually(async () => {
@@ -106,6 +113,58 @@ describe('Offline sync: pull', () => {
     expect(copy.get(`comment#${note.id}`)).toMatchObject({ body_markdown: 'Gate code 4711.' });
     expect(copy.get(`area#${area.body.id}`)).toMatchObject({ name: area.body.name });
     expect(copy.get(`tag#${tag.body.id}`)).toMatchObject({ name: tag.body.name, usage_count: 0 });
+  });
+
+  it('sends the custom-object instances of the types the user reads, and their changes and deletes', async () => {
+    // Prepare
+    const tina = await technician();
+    const define = async (slug: string, access: 'STANDARD' | 'PROTECTED') => {
+      const response = await call('POST', '/api/v2/custom-objects/definitions', {
+        token: admin,
+        body: {
+          slug,
+          title: 'Meter',
+          type: 'object',
+          access_class: access,
+          properties: { serial: { type: 'string' } },
+        },
+      });
+      expect(response.status, response.text).toBe(201);
+      return slug;
+    };
+    const [open, closed] = await Promise.all([
+      define(`meter_${randomUUID().slice(0, 8)}`, 'STANDARD'),
+      define(`vault_${randomUUID().slice(0, 8)}`, 'PROTECTED'),
+    ]);
+    const create = async (slug: string, serial: string) => {
+      const response = await call('POST', `/api/v2/custom-objects/instances/${slug}`, {
+        token: admin,
+        body: { data: { serial } },
+      });
+      expect(response.status, response.text).toBe(201);
+      return response.body.data.id as string;
+    };
+    const [meter, secret] = await Promise.all([create(open, 'M-1'), create(closed, 'S-1')]);
+    await syncUntil(tina.device, (copy) => expect(has(copy, 'custom_object', meter)).toBe(true));
+
+    // Act
+    const edited = await call('PATCH', `/api/v2/custom-objects/instances/${open}/${meter}`, {
+      token: admin,
+      body: { data: { serial: 'M-2' } },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    await syncUntil(tina.device, (copy) =>
+      expect(copy.get(`custom_object#${meter}`)).toMatchObject({ data: { serial: 'M-2' }, lock_version: 1 }),
+    );
+    const removed = await call('DELETE', `/api/v2/custom-objects/instances/${open}/${meter}`, {
+      token: admin,
+    });
+
+    // Assess
+    expect(removed.status).toBe(204);
+    await syncUntil(tina.device, (copy) => expect(has(copy, 'custom_object', meter)).toBe(false));
+    expect(tina.device.copy.get(`custom_object#${secret}`)).toBeUndefined();
+    expect(has(await fullCopy(tina.token), 'custom_object', secret)).toBe(false);
   });
 
   it('sends evict to the technician a case leaves and the case whole, with its comments, to the one it enters', async () => {

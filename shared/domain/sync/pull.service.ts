@@ -16,6 +16,7 @@ import type { Actor } from '../../auth/actor.ts';
 import { CommonDomainError } from '../common-error.ts';
 import { type FeedEntry, type SyncStore, sharedFeed, syncStore } from './sync.store.ts';
 import { openCursor, type SyncCursor, sealCursor } from './sync-cursor.ts';
+import { instancesOf, ReadableTypes } from './sync-instances.ts';
 import { pullLimits } from './sync-limits.ts';
 import { type SyncChange, SyncPage, versionOf } from './sync-page.ts';
 import { catalog } from './sync-records.ts';
@@ -41,7 +42,8 @@ interface Step {
   hasMore: boolean;
 }
 
-const catalogPhases = ['area', 'tag', 'skill'] as const;
+/** After the scope, in this order; custom-object instances last (by type, then id). */
+const catalogPhases = ['area', 'tag', 'skill', 'custom_object'] as const;
 
 export function resyncRequired(detail: string): CommonDomainError {
   return new CommonDomainError('conflict', {
@@ -82,6 +84,7 @@ export async function pullChanges(ctx: Actor, input: PullInput, now = Date.now()
     workspaceId: ctx.workspaceId,
     userId,
     readable: readableTypes(ctx.principal.grants),
+    types: new ReadableTypes(ctx.workspaceId, ctx.principal),
   };
   const page = new SyncPage(input.limit ?? pullLimits.defaultLimit);
   const { next, hasMore } = cursor.full
@@ -142,8 +145,13 @@ async function fullPage(
       });
       after = range.after;
       if (!range.done) break;
+    } else if (catalogPhases[phase - 1] === 'custom_object') {
+      if (reader.readable.has('custom_object')) {
+        after = await addInstances(reader, after, page);
+        if (page.full) break;
+      }
     } else {
-      const type = catalogPhases[phase - 1] as (typeof catalogPhases)[number];
+      const type = catalogPhases[phase - 1] as 'area' | 'tag' | 'skill';
       if (reader.readable.has(type)) {
         const records = (await catalog(reader.workspaceId, type)).filter(
           (record) => !after || record.id > after,
@@ -166,6 +174,30 @@ async function fullPage(
     next: { ...cursor, full: { phase, head: full.head, ...(after ? { after } : {}) } },
     hasMore: true,
   };
+}
+
+/**
+ * Adds the readable types' instances after `after` (`<definition id>/<instance id>`) to the page;
+ * returns the last one added.
+ */
+async function addInstances(reader: SyncReader, after: string | undefined, page: SyncPage) {
+  const [afterType, afterId] = after ? (after.split('/') as [string, string]) : [undefined, undefined];
+  let last = after;
+  for (const definition of await reader.types.readable()) {
+    if (afterType && definition.id < afterType) continue;
+    const from = definition.id === afterType ? afterId : undefined;
+    for await (const instance of instancesOf(reader.workspaceId, definition, from)) {
+      if (
+        !page.add([
+          { type: 'custom_object', id: instance.id, op: 'upsert', ...versionOf(instance), data: instance },
+        ])
+      ) {
+        return last;
+      }
+      last = `${definition.id}/${instance.id}`;
+    }
+  }
+  return last;
 }
 
 /** The entries of the user's feed and the shared one after `seq`, merged, and how far they are complete. */
@@ -220,8 +252,14 @@ async function incrementalPage(
   for (const entry of entries) {
     const key = `${entry.type}#${entry.id}`;
     const known = wanted.get(key);
-    if (!known) wanted.set(key, { type: entry.type, id: entry.id, ...(entry.enter ? { enter: true } : {}) });
-    else if (entry.enter) known.enter = true;
+    if (!known) {
+      wanted.set(key, {
+        type: entry.type,
+        id: entry.id,
+        ...(entry.enter ? { enter: true } : {}),
+        ...(entry.parent ? { parent: entry.parent } : {}),
+      });
+    } else if (entry.enter) known.enter = true;
   }
   const order = [...wanted.values()];
   const groups = await changeGroups(reader, window, order);

@@ -26,13 +26,13 @@ import { type FieldConflict, mergeFields } from './field-merge.ts';
 import { pushOrder } from './mutation-order.ts';
 import { type Installation, type StoredResult, type SyncStore, syncStore } from './sync.store.ts';
 import type { SyncRecord } from './sync-records.ts';
-import type { SyncType } from './sync-subject.ts';
+import type { PushType } from './sync-subject.ts';
 
 export type MutationOp = 'create' | 'update' | 'delete';
 
 export interface Mutation {
   id: number;
-  type: SyncType;
+  type: PushType;
   record_id: string;
   op: MutationOp;
   base_version?: number | undefined;
@@ -75,14 +75,14 @@ export interface PortAnswer {
 export interface MutationPort {
   send(request: {
     method: 'POST' | 'PATCH' | 'DELETE';
-    type: SyncType;
+    type: PushType;
     id?: string;
     body?: unknown;
   }): Promise<PortAnswer>;
   /** The record as the caller may read it (GET), for a merge that writes nothing. */
-  read(type: SyncType, id: string): Promise<PortAnswer>;
+  read(type: PushType, id: string): Promise<PortAnswer>;
   /** The stored record, strongly consistent (undefined: none). */
-  current(type: SyncType, id: string): Promise<SyncRecord | undefined>;
+  current(type: PushType, id: string): Promise<SyncRecord | undefined>;
 }
 
 /** How long a merge waits for the indexer to have seen the record's current version. */
@@ -265,7 +265,7 @@ type Plan =
   /** Answered without a write. */
   | { done: MutationResult }
   | {
-      request: { method: 'POST' | 'PATCH' | 'DELETE'; type: SyncType; id?: string; body?: unknown };
+      request: { method: 'POST' | 'PATCH' | 'DELETE'; type: PushType; id?: string; body?: unknown };
       result: MutationResult;
     };
 
@@ -315,7 +315,7 @@ async function planOf(store: SyncStore, mutation: Mutation, port: MutationPort):
  */
 async function fieldsChangedSince(
   store: SyncStore,
-  type: SyncType,
+  type: PushType,
   id: string,
   base: number,
   current: number,

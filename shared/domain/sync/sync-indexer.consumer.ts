@@ -77,7 +77,7 @@ export async function indexWorkspace(workspaceId: string, subjects: readonly Syn
     const current = !mark || subject.version >= mark.version || subject.version === -1;
     marks.set(recordKey(subject), markAfter(mark, subject));
     if (catalogTypes.has(type)) {
-      entries.push({ owner: sharedFeed, type, id });
+      entries.push({ owner: sharedFeed, type, id, ...(subject.parent ? { parent: subject.parent } : {}) });
       continue;
     }
     if (type === 'comment') {

@@ -24,6 +24,8 @@ export type SyncRecord = Record<string, unknown> & { id: string; lock_version?: 
 export interface RecordRef {
   type: SyncType;
   id: string;
+  /** Custom-object instances: the definition's id. */
+  parent?: string | undefined;
 }
 
 export const refKey = (ref: RecordRef) => `${ref.type}#${ref.id}`;
@@ -79,6 +81,9 @@ async function readType(
       const presented = new Map((await presentComments(workspaceId, readerId, found)).map((c) => [c.id, c]));
       return ids.map((id) => presented.get(id));
     }
+    case 'custom_object':
+      // Read with their type's access (sync-instances.ts).
+      return ids.map(() => undefined);
   }
 }
 

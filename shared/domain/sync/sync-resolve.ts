@@ -7,6 +7,7 @@
  * device never holds the comments of a case it does not hold.
  */
 import type { Grant } from '../../auth/grants.ts';
+import { currentInstances, type ReadableTypes } from './sync-instances.ts';
 import { type ChangeOp, type SyncChange, versionOf } from './sync-page.ts';
 import { commentsOfCases, currentRecords, type RecordRef, refKey, type SyncRecord } from './sync-records.ts';
 import { catalogTypes, holdingOf, type SyncType } from './sync-subject.ts';
@@ -17,6 +18,8 @@ export interface SyncReader {
   workspaceId: string;
   userId: string;
   readable: ReadonlySet<SyncType>;
+  /** Which custom-object types the reader reads (read once per pull). */
+  types: ReadableTypes;
 }
 
 const readGrants: Record<SyncType, Grant | undefined> = {
@@ -27,6 +30,7 @@ const readGrants: Record<SyncType, Grant | undefined> = {
   area: 'areas:read',
   tag: 'tags:read',
   skill: 'skills:read',
+  custom_object: 'custom-objects:instances:read',
 };
 
 export function readableTypes(grants: ReadonlySet<Grant>): Set<SyncType> {
@@ -78,8 +82,18 @@ export async function changeGroups(
   wanted: readonly Wanted[],
   options: { onlyHeld?: boolean } = {},
 ): Promise<SyncChange[][]> {
+  const unreadInstances = new Set<string>();
   const readable = wanted.filter((ref) => reader.readable.has(ref.type));
   const records = await currentRecords(reader.workspaceId, reader.userId, readable);
+  const instances = await currentInstances(
+    reader.workspaceId,
+    reader.types,
+    readable.filter((ref) => ref.type === 'custom_object'),
+  );
+  for (const [id, { record, read }] of instances) {
+    records.set(refKey({ type: 'custom_object', id }), record);
+    if (!read) unreadInstances.add(id);
+  }
   const caseIds = [
     ...new Set(
       [...records.values()].flatMap((record) =>
@@ -99,14 +113,14 @@ export async function changeGroups(
     for (const [key, record] of targets) cases.set(key, record);
   }
   const ops = new Map<string, ChangeOp>();
+  const held = (ref: Wanted, record: SyncRecord) =>
+    ref.type === 'custom_object'
+      ? !unreadInstances.has(ref.id)
+      : holds(reader, window, ref.type, record, cases);
   const withComments: string[] = [];
   for (const ref of readable) {
     const record = records.get(refKey(ref));
-    const op: ChangeOp = !record
-      ? 'delete'
-      : holds(reader, window, ref.type, record, cases)
-        ? 'upsert'
-        : 'evict';
+    const op: ChangeOp = !record ? 'delete' : held(ref, record) ? 'upsert' : 'evict';
     ops.set(refKey(ref), op);
     if (ref.type === 'case' && reader.readable.has('comment') && (op !== 'upsert' || ref.enter)) {
       if (!(options.onlyHeld && op !== 'upsert')) withComments.push(ref.id);

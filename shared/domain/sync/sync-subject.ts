@@ -8,19 +8,36 @@
  * Holders: a case is held by its assignee on the day of its scheduled_start (bookings and applies
  * assign a tour's cases to its driver); a tour by its driver on its date; a shift by its user on
  * the day it starts. Areas, tags and skills are the workspace's catalogs, which every user's scope
- * holds whole (a technician picks from them offline): they go to the shared feed.
+ * holds whole (a technician picks from them offline), and custom-object instances are the
+ * workspace's, read by whoever the type's access lets: they go to the shared feed.
  */
 import type { DomainEvent } from '../../events/domain-event.ts';
 
-export const syncTypes = ['case', 'tour', 'shift', 'comment', 'area', 'tag', 'skill'] as const;
+export const syncTypes = [
+  'case',
+  'tour',
+  'shift',
+  'comment',
+  'area',
+  'tag',
+  'skill',
+  'custom_object',
+] as const;
 export type SyncType = (typeof syncTypes)[number];
+
+/**
+ * The types a push writes: each through its REST collection. Custom-object instances are pulled,
+ * not pushed: their REST path names the type's slug, which a mutation does not carry.
+ */
+export const pushTypes = ['case', 'tour', 'shift', 'comment', 'area', 'tag', 'skill'] as const;
+export type PushType = (typeof pushTypes)[number];
 
 /** The types a user's scope index holds by day. */
 export const heldTypes = ['case', 'tour', 'shift'] as const;
 export type HeldType = (typeof heldTypes)[number];
 
 /** Types every user's scope holds whole: written to the shared feed. */
-export const catalogTypes: ReadonlySet<SyncType> = new Set(['area', 'tag', 'skill']);
+export const catalogTypes: ReadonlySet<SyncType> = new Set(['area', 'tag', 'skill', 'custom_object']);
 
 export const isSyncType = (type: string): type is SyncType => (syncTypes as readonly string[]).includes(type);
 
@@ -40,6 +57,8 @@ export interface SyncSubject {
   after?: Holding;
   /** Comments: the case whose holders hold them. */
   caseId?: string;
+  /** Custom-object instances: their definition's id (their partition). */
+  parent?: string;
   /** The fields the change set, for the merge by field of a later push. */
   changed: string[];
   /** When the change was made (epoch ms): the indexer's lag counts from it. */
@@ -83,9 +102,12 @@ function beforeOf(object: Fields, previous: Fields | undefined): Fields {
 
 /** The sync meaning of an event, or undefined when no synced record changed. */
 export function syncSubjectOf(event: DomainEvent): SyncSubject | undefined {
-  const type = event.resource.type;
+  // Instances are `custom_object.<slug>` with events `custom_object.<slug>.<verb>`.
+  const instance = event.resource.type.startsWith('custom_object.');
+  const type = instance ? 'custom_object' : event.resource.type;
   if (!isSyncType(type)) return undefined;
-  const [, verb] = event.type.split('.', 2) as [string, string];
+  const verb = event.type.split('.').at(-1) as string;
+  if (type === 'custom_object' && event.type.split('.').length !== 3) return undefined;
   // Internal companions (case.external_id_updated, area.waiting_time_updated) repeat an event beside
   // them; reactions change a comment's counts (comment.reaction).
   if (!['created', 'updated', 'deleted', 'reaction'].includes(verb)) return undefined;
@@ -105,6 +127,11 @@ export function syncSubjectOf(event: DomainEvent): SyncSubject | undefined {
     occurredAt: Date.parse(event.occurred_at),
   };
   if (type === 'comment' && text(object.target_type) === 'core:case') subject.caseId = text(object.target_id);
+  if (type === 'custom_object') {
+    const parent = text(object.definition_id);
+    if (!parent) return undefined;
+    subject.parent = parent;
+  }
   const before = created ? undefined : holdingOf(type, beforeOf(object, previous));
   const after = deleted ? undefined : holdingOf(type, object);
   if (before) subject.before = before;

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { dateTime } from '../../schema/fields.ts';
 import { pullLimits, pushLimits } from './sync-limits.ts';
-import { syncTypes } from './sync-subject.ts';
+import { pushTypes, syncTypes } from './sync-subject.ts';
 
 const installationId = () =>
   z
@@ -73,7 +73,9 @@ export const SyncPullPageSchema = z
 const MutationSchema = z
   .object({
     id: z.int().min(1).meta({ description: 'Increasing by one per installation, from 1.' }),
-    type: z.enum(syncTypes),
+    type: z
+      .enum(pushTypes)
+      .meta({ description: 'The record type (custom-object instances are pulled, not pushed).' }),
     record_id: z.uuid().meta({ description: 'The record; for `create`, the id the app made (a UUIDv7).' }),
     op: z.enum(['create', 'update', 'delete']),
     base_version: z.int().min(0).optional().meta({

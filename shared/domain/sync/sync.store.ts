@@ -50,6 +50,8 @@ export interface FeedEntry {
   id: string;
   /** The user did not hold the record before this change: it enters their scope whole. */
   enter?: boolean;
+  /** Custom-object instances: the definition's id. */
+  parent?: string;
 }
 
 export interface ScopeEntry {
@@ -133,11 +135,11 @@ function feedParts(workspaceId: WorkspaceId) {
       for (let start = 0; start < entries.length; ) {
         const chunk = entries.slice(start, start + entriesPerTransaction);
         const seq = head.seq + chunk.length;
-        const writes: TableWrite[] = chunk.map(({ owner, type, id, enter }, index) => ({
+        const writes: TableWrite[] = chunk.map(({ owner, type, id, enter, parent }, index) => ({
           kind: 'put',
           key: { pk: syncFeedPartition(workspaceId, owner), sk: position(head.seq + index + 1) },
           entity: 'sync_feed',
-          record: { type, id, ...(enter ? { enter: 1 } : {}) },
+          record: { type, id, ...(enter ? { enter: 1 } : {}), ...(parent ? { parent } : {}) },
           expiresAt,
         }));
         const record = { seq, lock_version: (head.version ?? -1) + 1 };
@@ -176,6 +178,7 @@ function feedParts(workspaceId: WorkspaceId) {
           type: item.type as SyncType,
           id: String(item.id),
           ...(item.enter ? { enter: true } : {}),
+          ...(item.parent ? { parent: String(item.parent) } : {}),
         });
         if (entries.length >= limit) break;
       }

@@ -27,8 +27,9 @@ const cursor = 'eyJ3b3Jrc3BhY2VJZCI6IjAxOWMuLi4iLCJzZXEiOjQyfQ.3q2-7wTm8dFzE0y4Q
 const scope =
   'Your **scope**: the cases assigned to you whose scheduled_start falls from 7 days back to 14 days ahead ' +
   '(UTC days, from the day of the pull; bookings and applied runs assign a tour’s cases to its driver), the ' +
-  'comments on those cases, the tours you drive and your shifts dated in those days, and the workspace’s ' +
-  'areas, tags and skills whole (an app picks from them offline), each type only as your grants read it (your ' +
+  'comments on those cases, the tours you drive and your shifts dated in those days, the workspace’s ' +
+  'areas, tags and skills whole (an app picks from them offline), and the custom-object instances of the types ' +
+  'you read (`type` custom_object, `data` as GET reads the instance), each type only as your grants read it (your ' +
   'own shifts always). A record that leaves the scope (reassigned, rescheduled out of the window, the window ' +
   'moving on) comes as `evict` — with the comments of an evicted case —, one that enters it comes whole, with ' +
   'the comments of an entering case.';
@@ -52,7 +53,7 @@ const pull =
 
 const push =
   'Applies what the technician did offline, in order, each mutation through the REST operation it stands for ' +
-  '(`create`: POST of the type’s collection with `data` as body and `record_id` as the new record’s id, a ' +
+  '(types case, comment, tour, shift, area, tag, skill; `create`: POST of the type’s collection with `data` as body and `record_id` as the new record’s id, a ' +
   'UUIDv7 the app made; `update`: PATCH of the record with `data` as merge patch; `delete`: DELETE), with the ' +
   'same grants, validation, audit log, events and webhooks as REST.\n\n' +
   `Up to ${pushLimits.maxMutations} mutations; \`id\`s increase by one per installation, starting at 1. Each ` +
