@@ -49,12 +49,14 @@ const singularEndingInS = /(Settings|Status|Address|ness)$/;
  * Request bodies that are not a resource's write: the GraphQL query document of GraphQL over
  * HTTP (the API is read only).
  */
-const bodiesThatAreNoWrite = new Set(['GraphQLQuery']);
+/** Bodies of reads that take a body: a GraphQL query, an offline app's pull (its cursor and limits). */
+const bodiesThatAreNoWrite = new Set(['GraphQLQuery', 'SyncPull']);
 
 /**
  * Booleans whose names SPEC.md fixes (Webhook endpoint, Tenant upload status, Custom-object
  * relation, Device supported kinds, send-test, AI assistant settings); `enabled` is also the
  * on/off switch of the other settings singletons, named as SPEC.md names the AI assistant's.
+ * `reset` is the full-pull switch API-DECISIONS.md names for offline sync's pull.
  */
 const booleansNamedBySpec = new Set([
   'enabled',
@@ -64,6 +66,7 @@ const booleansNamedBySpec = new Set([
   'required',
   'identity_required',
   'test_was_successful',
+  'reset',
 ]);
 const descriptiveBoolean = /^(is|has|can|requires)_/;
 

@@ -1,7 +1,7 @@
 /**
  * Offline sync's bodies (API-DECISIONS.md, "Offline sync for field apps"): POST /api/v2/sync/pull
  * and POST /api/v2/sync/push. Published schema names: SyncPull, SyncPullPage,
- * SyncPushBatch, SyncPushResult.
+ * CreateSyncPush, SyncPushResult.
  */
 import * as z from 'zod';
 import { dateTime } from '../../schema/fields.ts';
@@ -119,7 +119,7 @@ export const SyncPushRequestSchema = z
       }
     });
   })
-  .meta({ id: 'SyncPushBatch' });
+  .meta({ id: 'CreateSyncPush' });
 
 const ConflictSchema = z.object({
   field: z.string(),
