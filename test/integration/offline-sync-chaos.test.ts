@@ -3,7 +3,8 @@
  * cases they hold and comment on them, come back, lose the answers of their pushes (the push was
  * applied, the app never heard, it pushes again), and pull with stale cursors, while a dispatcher
  * reassigns, reschedules (into and out of the window), renames, comments on and deletes the same
- * cases over REST. Random but seeded, so a failure replays.
+ * cases over REST. Some pushes crash part way (a test hook stops the function after k mutations,
+ * answering 500). Random but seeded, so a failure replays.
  *
  * After every round, once every device has pushed what it holds and pulled to the end:
  * 1. each device's copy of cases and comments equals the server's projection of its user's scope
@@ -13,8 +14,10 @@
  *    rejected; the installation's last_mutation_id is its last mutation.
  */
 import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, eventually, tokenFor } from '../support/api.ts';
+import { directTable } from '../support/direct-table.ts';
 import { SyncDevice } from '../support/sync-device.ts';
 import { createUser, roleId, tokenOfUser } from '../support/users.ts';
 
@@ -179,10 +182,29 @@ describe('Offline sync under chaos', () => {
         const doomed = caseIds.splice(Math.floor(random.next() * caseIds.length), 1)[0] as string;
         expect((await call('DELETE', `/api/v2/cases/${doomed}`, { token: dispatcher })).status).toBe(204);
       }
-      // Devices come back: some pushes lose their answer (applied, never heard), then push again.
+      // Devices come back: some pushes crash part way (a 500 after k mutations applied), some lose
+      // their answer (applied, never heard); the app pushes again either way.
       for (const device of devices) {
         if (device.pending.length === 0) continue;
-        if (random.chance(0.4)) {
+        if (device.pending.length > 1 && random.chance(0.3)) {
+          const table = directTable();
+          await table.send(
+            new PutCommand({
+              TableName: 'fsm',
+              Item: {
+                pk: 'TESTHOOK',
+                sk: `sync-push-crash#${device.installationId}`,
+                after_mutations: 1 + Math.floor(random.next() * (device.pending.length - 1)),
+              },
+            }),
+          );
+          table.destroy();
+          const crashed = await call('POST', '/api/v2/sync/push', {
+            token: device.token,
+            body: { installation_id: device.installationId, mutations: device.pending },
+          });
+          expect(crashed.status, crashed.text).toBe(500);
+        } else if (random.chance(0.4)) {
           const lost = await call('POST', '/api/v2/sync/push', {
             token: device.token,
             body: { installation_id: device.installationId, mutations: device.pending },

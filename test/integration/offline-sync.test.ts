@@ -481,6 +481,35 @@ describe('Offline sync: push', () => {
     expect(posted.body).toMatchObject({ id: commentId, body_markdown: 'Written in the basement.' });
   });
 
+  it('applies each mutation once when an installation pushes the same mutations twice at once', async () => {
+    // Prepare: four status flips, each a change of the case (applied twice, they would move it on).
+    const tina = await technician();
+    const job = await newCase({ assignee_id: tina.id, status: 'SCHEDULED' });
+    const mutations = ['IN_PROGRESS', 'ON_HOLD', 'IN_PROGRESS', 'ON_HOLD'].map((status, index) => ({
+      id: index + 1,
+      type: 'case',
+      record_id: job.id,
+      op: 'update',
+      data: { status },
+    }));
+
+    // Act
+    const answers = await Promise.all([
+      tina.device.push(mutations as never),
+      tina.device.push(mutations as never),
+    ]);
+
+    // Assess
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    for (const answer of answers) expect(answer.body.last_mutation_id).toBe(4);
+    const statuses = answers.flatMap((answer) =>
+      answer.body.results.map((r: any) => r.original_status ?? r.status),
+    );
+    expect(new Set(statuses)).toEqual(new Set(['applied']));
+    const read = await call('GET', `/api/v2/cases/${job.id}`, { token: dispatcher });
+    expect(read.body).toMatchObject({ status: 'ON_HOLD', lock_version: 4 });
+  });
+
   it('sends last_mutation_id with every pull page', async () => {
     // Prepare
     const tina = await technician();

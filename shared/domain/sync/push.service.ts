@@ -85,17 +85,39 @@ export interface MutationPort {
   current(type: PushType, id: string): Promise<SyncRecord | undefined>;
 }
 
+/** A push stopped by a test hook after k mutations, as a crash of the function would stop it. */
+export class SimulatedPushCrash extends Error {
+  override readonly name = 'SimulatedPushCrash';
+}
+
+/** A test hook (shared/local-stack/test-hooks.ts): stop this installation's push after k mutations. */
+export type PushCrashHook = (
+  installationId: string,
+) => Promise<{ afterMutations: number; crashed(): Promise<void> } | undefined>;
+
 /** How long a merge waits for the indexer to have seen the record's current version. */
 const markWaitMs = 3000;
 const mergeAttempts = 3;
 
-export function pushMutations(ctx: Actor, input: PushInput, port: MutationPort): Promise<PushAnswer> {
+export function pushMutations(
+  ctx: Actor,
+  input: PushInput,
+  port: MutationPort,
+  options: { crashHook?: PushCrashHook } = {},
+): Promise<PushAnswer> {
   // The counters the mutations move are applied once, when the push ends (data/tally.ts).
-  return withTalliesGathered(() => applyInOrder(ctx, input, port));
+  return withTalliesGathered(() => applyInOrder(ctx, input, port, options.crashHook));
 }
 
-async function applyInOrder(ctx: Actor, input: PushInput, port: MutationPort): Promise<PushAnswer> {
+async function applyInOrder(
+  ctx: Actor,
+  input: PushInput,
+  port: MutationPort,
+  crashHook: PushCrashHook | undefined,
+): Promise<PushAnswer> {
   const userId = ctx.principal.id.toLowerCase();
+  const crash = await crashHook?.(input.installation_id);
+  let applied = 0;
   const store = syncStore(ctx.workspaceId);
   const results: MutationResult[] = [];
   let installation = await loadInstallation(store, userId, input.installation_id);
@@ -130,6 +152,10 @@ async function applyInOrder(ctx: Actor, input: PushInput, port: MutationPort): P
     results.push(outcome.result);
     installation = outcome.installation;
     pending.shift();
+    if (crash && ++applied >= crash.afterMutations) {
+      await crash.crashed();
+      throw new SimulatedPushCrash(`stopped after ${applied} mutations`);
+    }
   }
   return { last_mutation_id: installation.last_mutation_id, results };
 }
