@@ -307,6 +307,8 @@ export const keys = {
   loginAddress: (realm: string, address: string) => ({ pk: `REALM#${realm}#LOGIN_ADDRESS`, sk: address }),
   /** The workspace's key that signs sync cursors (random, made on the first pull, never returned). */
   syncCursorKey: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_CURSOR_KEY' }),
+  /** The version of offline sync's backfill done in the workspace (maintenance/sync-backfill.ts). */
+  syncBackfill: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_BACKFILL' }),
   /** The sync feeds' head: the last position given out (only the sync indexer moves it). */
   syncHead: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_HEAD' }),
   /** What the sync indexer knows of a record: its last version seen and when each field last changed. */

@@ -24,6 +24,7 @@ import { createIdentityServer } from '../identity/identity-server.ts';
 import { oidcAdapterFactory } from '../identity/oidc-storage.ts';
 import { fileSigningKeyStore, type SigningKeyStore } from '../identity/signing-keys.ts';
 import { backfillLists } from '../maintenance/list-backfill.ts';
+import { backfillSyncScopes } from '../maintenance/sync-backfill.ts';
 import { watchEventLoop } from '../observability/event-loop-watch.ts';
 import { logger } from '../observability/logger.ts';
 import { measureWork, writeMetricsTo } from '../observability/metrics.ts';
@@ -163,8 +164,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('applying the seed');
     await retryStartUpStep('applying the seed', () => applySeed(seed));
-    // Data written before the list indexes existed gets them (and its counters) before serving.
+    // Data written before the list indexes (and offline sync) existed gets them before serving.
     await retryStartUpStep('bringing the list indexes up to date', () => backfillLists(progress));
+    await retryStartUpStep('putting records in sync scopes', () => backfillSyncScopes(progress));
     // The demo workspace's day to plan (README.md, "Planning a day"): a few reads once seeded.
     if (seed === demoSeed) await retryStartUpStep('seeding the demo day to plan', applyDemoDay);
     const adminClient = await retryStartUpStep('writing the admin client', () =>

@@ -66,7 +66,7 @@ async function commit(writes: TableWrite[]): Promise<boolean> {
 }
 
 /** The ids of every workspace: the legacy index partition and the workspace list. */
-async function workspaceIds(): Promise<string[]> {
+export async function workspaceIds(): Promise<string[]> {
   const ids = new Set<string>();
   for (const entry of await queryPartition(keys.workspaceIndex('').pk)) ids.add(String(entry.id));
   const index = tableDefinition.indexes.find(

@@ -5,12 +5,14 @@
  * no search tokens, the workspace list as the old index partition, no owner pointer. A second
  * restart changes nothing. Runs on a service of its own: it restarts it twice.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../shared/local-stack/service-process.ts';
 
@@ -54,6 +56,9 @@ async function snapshot() {
 
 let legacyWorkspaceId: string;
 let legacyOwnerId: string;
+let demoWorkspaceId: string;
+let legacyTechnicianId: string;
+let legacyCaseId: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-backfill-'));
@@ -104,8 +109,10 @@ beforeAll(async () => {
       lock_version: 1,
     });
   }
+  demoWorkspaceId = workspaceId;
   for (let i = 0; i < 9; i++) {
     const id = randomUUID();
+    if (i === 1) legacyTechnicianId = id;
     items.push({
       pk: `T#${workspaceId}#PRINCIPAL`,
       sk: id,
@@ -125,6 +132,24 @@ beforeAll(async () => {
       lock_version: 0,
     });
   }
+  // A case of today, assigned before offline sync existed: no scope entry, no mark.
+  legacyCaseId = uuidv7();
+  const today = new Date().toISOString().slice(0, 10);
+  items.push({
+    pk: `T#${workspaceId}#CASE`,
+    sk: legacyCaseId,
+    entity: 'case',
+    id: legacyCaseId,
+    title: 'Legacy boiler service',
+    status: 'SCHEDULED',
+    priority: 'NORMAL',
+    assignee_id: legacyTechnicianId,
+    scheduled_start: `${today}T09:00:00.000Z`,
+    scheduled_end: `${today}T10:00:00.000Z`,
+    created_at: at(0),
+    updated_at: at(0),
+    lock_version: 2,
+  });
   legacyWorkspaceId = randomUUID();
   legacyOwnerId = randomUUID();
   items.push(
@@ -171,6 +196,10 @@ beforeAll(async () => {
       }),
     );
   }
+  // A table from before offline sync has no record of its backfill.
+  await db.send(
+    new DeleteCommand({ TableName: 'fsm', Key: { pk: `T#${workspaceId}`, sk: 'SYNC_BACKFILL' } }),
+  );
   db.destroy();
   await service.stop();
   service = await startService(env());
@@ -231,4 +260,70 @@ describe('Lists: backfill of data written before the indexes', () => {
       );
     expect(shown(second)).toEqual(shown(first));
   }, 120_000);
+});
+
+/** An access token of a user of the demo workspace, signed with the service's own key. */
+function userToken(userId: string): string {
+  const jwk = JSON.parse(readFileSync(join(dataDir, 'identity', 'signing-key.json'), 'utf8')).keys[0];
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid })}.${encode({
+    iss: `${service.baseUrl}/realms/shared`,
+    aud: 'fsm-api',
+    sub: userId,
+    tenant_id: demoWorkspaceId,
+    iat: now,
+    exp: now + 600,
+    jti: randomUUID(),
+  })}`;
+  return `${input}.${sign('sha256', Buffer.from(input), createPrivateKey({ key: jwk, format: 'jwk' })).toString('base64url')}`;
+}
+
+describe('Offline sync: backfill of records written before it', () => {
+  it("puts a case assigned before offline sync existed into its assignee's scope, merging over it conservatively", async () => {
+    // Act: a full pull of the technician, then a push over an older base of the case.
+    const token = userToken(legacyTechnicianId);
+    const pull = await fetch(`${service.baseUrl}/api/v2/sync/pull`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ installation_id: 'legacy-phone' }),
+    });
+    const page = (await pull.json()) as {
+      changes: Array<{ type: string; id: string; op: string; data: any }>;
+    };
+    const push = await fetch(`${service.baseUrl}/api/v2/sync/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        installation_id: 'legacy-phone',
+        mutations: [
+          {
+            id: 1,
+            type: 'case',
+            record_id: legacyCaseId,
+            op: 'update',
+            base_version: 1,
+            data: { status: 'DONE' },
+          },
+        ],
+      }),
+    });
+
+    // Assess: the case came whole; what changed before the mark is unknown, so the server's value stays.
+    expect(pull.status).toBe(200);
+    expect(page.changes.find((change) => change.id === legacyCaseId)).toMatchObject({
+      type: 'case',
+      op: 'upsert',
+      data: { title: 'Legacy boiler service', lock_version: 2 },
+    });
+    expect(push.status).toBe(200);
+    expect(((await push.json()) as any).results).toEqual([
+      {
+        id: 1,
+        status: 'merged',
+        version: 2,
+        conflicts: [{ field: 'status', yours: 'DONE', theirs: 'SCHEDULED' }],
+      },
+    ]);
+  });
 });

@@ -351,6 +351,8 @@ async function fieldsChangedSince(
   for (;;) {
     const [mark] = await store.marks([{ type, id }]);
     if (mark && mark.version >= current) {
+      // Changes before what the mark knows (a record older than the indexer) count as changed.
+      if (base < (mark.complete_after ?? -1)) return new Set(sent);
       return new Set(
         Object.entries(mark.fields).flatMap(([field, version]) => (version > base ? [field] : [])),
       );

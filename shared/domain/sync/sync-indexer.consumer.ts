@@ -51,11 +51,21 @@ async function caseHolders(workspaceId: string, subjects: readonly SyncSubject[]
 
 /** The mark after a change: a newer version records it and the fields it set. */
 function markAfter(mark: RecordMark | undefined, subject: SyncSubject): RecordMark {
-  const current = mark ?? { version: -1, fields: {} };
+  // A record first seen at a later version: what changed before it is not known.
+  const current = mark ?? {
+    version: -1,
+    fields: {},
+    complete_after: subject.created || subject.version < 0 ? -1 : subject.version - 1,
+  };
   if (subject.version < current.version) return current;
   const fields = { ...current.fields };
   for (const field of subject.changed) fields[field] = subject.version;
-  return { version: subject.version, fields, ...(subject.deleted ? { deleted: true } : {}) };
+  return {
+    version: subject.version,
+    fields,
+    ...(current.complete_after !== undefined ? { complete_after: current.complete_after } : {}),
+    ...(subject.deleted ? { deleted: true } : {}),
+  };
 }
 
 export async function indexWorkspace(workspaceId: string, subjects: readonly SyncSubject[]): Promise<number> {

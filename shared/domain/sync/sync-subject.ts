@@ -52,6 +52,8 @@ export interface SyncSubject {
   id: string;
   /** The record's lock_version after the change (-1 for records without one). */
   version: number;
+  /** The change created the record. */
+  created: boolean;
   deleted: boolean;
   before?: Holding;
   after?: Holding;
@@ -122,6 +124,7 @@ export function syncSubjectOf(event: DomainEvent): SyncSubject | undefined {
     type,
     id,
     version: verb === 'reaction' ? -1 : version,
+    created,
     deleted,
     changed: created || deleted || verb === 'reaction' ? [] : Object.keys(previous ?? {}),
     occurredAt: Date.parse(event.occurred_at),

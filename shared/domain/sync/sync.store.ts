@@ -64,6 +64,11 @@ export interface RecordMark {
   version: number;
   /** field → the version at which it last changed. */
   fields: Record<string, number>;
+  /**
+   * `fields` knows every change of a version after this one: the version before the first event
+   * the indexer saw of the record (-1 from its creation on), or the version a backfill found.
+   */
+  complete_after?: number;
   deleted?: boolean;
 }
 
