@@ -11,6 +11,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminToken, clientCredentialsToken } from '../support/admin.ts';
 import { call, eventually, problemType, tokenFor } from '../support/api.ts';
+import { createUser } from '../support/users.ts';
 
 let admin: string;
 let dispatcher: string;
@@ -227,6 +228,36 @@ describe('Devices: registry', () => {
     expect(other.status).toBe(422);
     expect(pointerOf(other)).toEqual(['#/device_identity_id']);
     expect(cleared.status).toBe(422);
+  });
+
+  it('names the vehicle and the user a device speaks for, refusing ones of no workspace of its own with 422', async () => {
+    // Prepare
+    const van = await call('POST', '/api/v2/vehicles', {
+      token: dispatcher,
+      body: { name: `Van ${randomUUID().slice(0, 6)}` },
+    });
+    const me = { body: await createUser(admin) };
+    expect(van.status).toBe(201);
+
+    // Act
+    const tracker = await createDevice({ kind: 'TRACKING_DEVICE', vehicle_id: van.body.id });
+    const phone = await createDevice({ user_id: me.body.id });
+    const foreign = await call('POST', '/api/v2/devices', {
+      token: dispatcher,
+      body: { vehicle_id: randomUUID(), user_id: randomUUID() },
+    });
+    const cleared = await call('PATCH', `/api/v2/devices/${tracker.id}`, {
+      token: dispatcher,
+      body: { vehicle_id: null },
+    });
+
+    // Assess
+    expect(tracker.vehicle_id).toBe(van.body.id);
+    expect(phone.user_id).toBe(me.body.id);
+    expect(foreign.status).toBe(422);
+    expect(pointerOf(foreign)?.sort()).toEqual(['#/user_id', '#/vehicle_id']);
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body).not.toHaveProperty('vehicle_id');
   });
 
   it('answers 409 resource-conflict for a stale lock_version', async () => {

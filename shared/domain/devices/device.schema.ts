@@ -96,6 +96,18 @@ export const DeviceSchema = z
     phone_number: z.string().optional().meta({ description: 'E.164; omitted when absent.' }),
     platform,
     description: z.string().optional().meta({ description: 'Operator notes.' }),
+    vehicle_id: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          'The vehicle the device rides in (a tracker, a van’s tablet): its positions are the vehicle’s, and so the ' +
+          'position of whoever drives that vehicle’s current shift. Omitted when none.',
+      }),
+    user_id: z.uuid().optional().meta({
+      description:
+        'The user the device belongs to (a technician’s phone): its positions are theirs. Omitted when none.',
+    }),
     has_location: z.boolean().meta({
       description: 'true once the device reported a location through the intake (read only).',
     }),
@@ -139,6 +151,14 @@ export const CreateDeviceSchema = z
       .meta({ description: 'With + and the country code; stored as E.164 (national numbers are 422).' }),
     platform: platform.optional().meta({ description: 'Default UNKNOWN.' }),
     description: notes.optional().meta({ description: `Up to ${deviceLimits.description} characters.` }),
+    vehicle_id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'A vehicle of the workspace (422 at `#/vehicle_id` otherwise).' }),
+    user_id: z
+      .uuid()
+      .optional()
+      .meta({ description: 'A user of the workspace (422 at `#/user_id` otherwise).' }),
     provisioning_state: managedState,
     natural_id: managedNumber,
   })
@@ -166,6 +186,12 @@ export const UpdateDeviceSchema = z
       .optional()
       .meta({ description: 'E.164 after normalising; null clears it.' }),
     description: notes.nullable().optional().meta({ description: 'null clears it.' }),
+    vehicle_id: z.uuid().nullable().optional().meta({
+      description: 'A vehicle of the workspace (422 at `#/vehicle_id` otherwise); null clears it.',
+    }),
+    user_id: z.uuid().nullable().optional().meta({
+      description: 'A user of the workspace (422 at `#/user_id` otherwise); null clears it.',
+    }),
     provisioning_state: managedState,
     natural_id: managedNumber,
     lock_version: lockVersion(),

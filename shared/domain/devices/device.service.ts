@@ -12,7 +12,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { z } from 'zod';
 import type { Actor } from '../../auth/actor.ts';
+import { getPrincipal } from '../../data/directory.store.ts';
 import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
+import type { FieldError } from '../../schema/field-error.ts';
+import { findVehicle } from '../vehicles/vehicle.service.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import type {
   CreateDeviceSchema,
@@ -41,6 +44,8 @@ export function toDevice(stored: StoredDevice, state?: StoredDeviceState | null)
     ...(stored.phone_number !== undefined ? { phone_number: stored.phone_number } : {}),
     platform: stored.platform,
     ...(stored.description !== undefined ? { description: stored.description } : {}),
+    ...(stored.vehicle_id !== undefined ? { vehicle_id: stored.vehicle_id } : {}),
+    ...(stored.user_id !== undefined ? { user_id: stored.user_id } : {}),
     has_location: stored.has_location === true,
     ...(state !== undefined ? { current_state: embeddedState(state) } : {}),
     created_at: stored.created_at,
@@ -110,7 +115,38 @@ export async function withStates(
   return devices.map((device, index) => toDevice(device, states[index] ?? null));
 }
 
+/**
+ * 422 for a vehicle or user the device would speak for that is not of the workspace (the live
+ * day reads a device's positions as theirs: API-DECISIONS.md, "The live day").
+ */
+async function assertSpeaksFor(
+  workspaceId: string,
+  refs: { vehicle_id?: string | null | undefined; user_id?: string | null | undefined },
+): Promise<void> {
+  const [vehicle, user] = await Promise.all([
+    refs.vehicle_id ? findVehicle(workspaceId, refs.vehicle_id) : undefined,
+    refs.user_id ? getPrincipal(workspaceId, refs.user_id.toLowerCase()) : undefined,
+  ]);
+  const fields: FieldError[] = [];
+  if (refs.vehicle_id && !vehicle) {
+    fields.push({
+      type: 'field-invalid',
+      pointer: '#/vehicle_id',
+      detail: 'no vehicle with this id exists in the workspace',
+    });
+  }
+  if (refs.user_id && user?.kind !== 'user') {
+    fields.push({
+      type: 'field-invalid',
+      pointer: '#/user_id',
+      detail: 'no user with this id exists in the workspace',
+    });
+  }
+  if (fields.length > 0) throw new DeviceError('invalid', { fields });
+}
+
 export async function createDevice(ctx: Actor, input: z.output<typeof CreateDeviceSchema>): Promise<Device> {
+  await assertSpeaksFor(ctx.workspaceId, input);
   const naturalId = await deviceSequence.of(ctx).next();
   const now = new Date().toISOString();
   const device: StoredDevice = {
@@ -124,6 +160,8 @@ export async function createDevice(ctx: Actor, input: z.output<typeof CreateDevi
     ...(input.phone_number !== undefined ? { phone_number: input.phone_number } : {}),
     platform: input.platform ?? 'UNKNOWN',
     ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.vehicle_id !== undefined ? { vehicle_id: input.vehicle_id.toLowerCase() } : {}),
+    ...(input.user_id !== undefined ? { user_id: input.user_id.toLowerCase() } : {}),
     has_location: false,
     created_at: now,
     updated_at: now,
@@ -141,7 +179,13 @@ export async function updateDevice(
   id: string,
   patch: z.output<typeof UpdateDeviceSchema>,
 ): Promise<Device> {
-  const { lock_version: expectedVersion, provisioning_state: _state, natural_id: _number, ...fields } = patch;
+  const { lock_version: expectedVersion, provisioning_state: _state, natural_id: _number, ...sent } = patch;
+  await assertSpeaksFor(ctx.workspaceId, sent);
+  const fields = {
+    ...sent,
+    ...(sent.vehicle_id ? { vehicle_id: sent.vehicle_id.toLowerCase() } : {}),
+    ...(sent.user_id ? { user_id: sent.user_id.toLowerCase() } : {}),
+  };
   const { after } = await updateVersioned<StoredDevice>({
     key: `device:${ctx.workspaceId}:${id}`,
     load: () => deviceStore.of(ctx).get(id),
