@@ -5,6 +5,7 @@ import { applyRun } from '../../shared/domain/optimization-runs/apply.service.ts
 import { runMap } from '../../shared/domain/optimization-runs/map.service.ts';
 import * as runs from '../../shared/domain/optimization-runs/optimization-run.service.ts';
 import { travelPortFor } from '../../shared/domain/optimization-runs/travel-selection.ts';
+import { dayBoard } from '../../shared/domain/scheduling/board.service.ts';
 import { bookCase } from '../../shared/domain/scheduling/booking.service.ts';
 import { findSlots } from '../../shared/domain/scheduling/slots.service.ts';
 import { createGroupHandler } from '../../shared/http/group-handler.ts';
@@ -39,6 +40,10 @@ export const handler = createGroupHandler(schedulingRoutes, {
   },
   'scheduling.optimization_run_map': async ({ ctx, params }) => ({
     body: await runMap(ctx, params.run_id),
+    contentType: 'image/svg+xml',
+  }),
+  'scheduling.day_board': async ({ ctx, query }) => ({
+    body: await dayBoard(ctx, query.date),
     contentType: 'image/svg+xml',
   }),
   'scheduling.list_appointment_slots': async ({ ctx, query }) => ({

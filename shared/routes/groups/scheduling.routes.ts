@@ -13,6 +13,7 @@ import {
   OptimizationRunListSchema,
   OptimizationRunSchema,
 } from '../../domain/optimization-runs/optimization-run.schema.ts';
+import { DayBoardQuery } from '../../domain/scheduling/board.schema.ts';
 import { BookAppointmentSchema } from '../../domain/scheduling/booking.schema.ts';
 import { AppointmentSlotListSchema, SlotQuery, slotLimits } from '../../domain/scheduling/slots.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
@@ -332,6 +333,37 @@ export const schedulingRoutes = [
     query: SlotQuery,
     errors: [404],
     success: { status: 200, description: 'The slots, best first.', schema: AppointmentSlotListSchema },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.day_board',
+    method: 'GET',
+    path: '/api/v2/scheduling/board.svg',
+    summary: 'Draw the day board (SVG)',
+    description:
+      'The day as a dispatcher watches it, as an SVG picture (`image/svg+xml`) drawn without any network: one ' +
+      'lane per shift overlapping the UTC day `date` (labelled with its technician and hours), its break windows ' +
+      'in grey, and each stop of the shift’s tour of that day (not CANCELLED) as two bars — the plan (from ' +
+      '`planned_arrival`, else the case’s scheduled_start, for the case’s duration) and what happened (from ' +
+      '`arrived_at` to `departed_at`, or to now while the technician is there) — coloured by the stop’s status ' +
+      '(PENDING grey, EN_ROUTE blue, ARRIVED orange, DONE green, SKIPPED brown). A late stop is outlined red and ' +
+      'labelled with how late it runs; a red line marks now; a legend explains the colours. Hours are UTC. Open it ' +
+      'in a browser, e.g. [GET /api/v2/scheduling/board.svg?date=2026-06-16](/api/v2/scheduling/board.svg?date=2026-06-16) ' +
+      '(with your token). A day without shifts is an empty board.',
+    examples: {
+      query: 'date=2026-06-16',
+      response:
+        '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="238" viewBox="0 0 1200 238" ' +
+        'role="img" aria-label="Day board 2026-06-16">…</svg>',
+    },
+    grants: ['scheduling:read'],
+    query: DayBoardQuery,
+    success: {
+      status: 200,
+      description: 'The board as image/svg+xml.',
+      schema: z.string(),
+      contentType: 'image/svg+xml',
+    },
   },
   {
     ...common,
