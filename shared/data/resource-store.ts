@@ -72,14 +72,24 @@ export interface ResourceStore<T extends VersionedResource> {
   of(scope: StoreScope): WorkspaceStore<T>;
 }
 
+export interface ResourceStoreOptions<T> {
+  /**
+   * The record as the service reads it: what records written before a field existed get as its
+   * value (a tour's stops their PENDING status). Applied to every read of the store.
+   */
+  asRead?: (record: T) => T;
+}
+
 export function resourceStore<T extends VersionedResource>(
   entity: string,
   collection: CollectionName,
   list?: ListSpec<T>,
+  options: ResourceStoreOptions<T> = {},
 ): ResourceStore<T> {
   return {
     of(scope) {
-      return workspaceStore(entity, collection, typeof scope === 'string' ? scope : scope.workspaceId, list);
+      const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
+      return workspaceStore(entity, collection, workspaceId, list, options.asRead);
     },
   };
 }
@@ -89,8 +99,10 @@ function workspaceStore<T extends VersionedResource>(
   collection: CollectionName,
   workspaceId: WorkspaceId,
   list: ListSpec<T> | undefined,
+  asRead: ((record: T) => T) | undefined,
 ): WorkspaceStore<T> {
   const key = (id: string): Key => ({ pk: collectionPk(workspaceId, collection), sk: id });
+  const read = <R extends T | undefined>(record: R): R => (record && asRead ? (asRead(record) as R) : record);
   const scope = workspaceScope(workspaceId);
   const stored = (resource: T): StoredRecord =>
     list ? indexedItem(list, scope, resource) : ({ ...resource } as StoredRecord);
@@ -122,30 +134,33 @@ function workspaceStore<T extends VersionedResource>(
   return {
     key,
     async get(id) {
-      return (await getRecord(key(id))) as T | undefined;
+      return read((await getRecord(key(id))) as T | undefined);
     },
     async getConsistent(id) {
-      return (await getRecord(key(id), { consistent: true })) as T | undefined;
+      return read((await getRecord(key(id), { consistent: true })) as T | undefined);
     },
     async getMany(ids) {
-      return (await getRecords(ids.map(key))) as Array<T | undefined>;
+      return ((await getRecords(ids.map(key))) as Array<T | undefined>).map(read);
     },
     async getManyConsistent(ids) {
-      return (await getRecords(ids.map(key), { consistent: true })) as Array<T | undefined>;
+      return ((await getRecords(ids.map(key), { consistent: true })) as Array<T | undefined>).map(read);
     },
     async list() {
-      return (await queryPartition(collectionPk(workspaceId, collection))) as T[];
+      return ((await queryPartition(collectionPk(workspaceId, collection))) as T[]).map(read);
     },
     async withToken(token) {
       if (!list) throw new Error(`${entity} has no list declaration`);
       const matches = await searchMatches(list, scope, [token]);
       const found = await getRecords(matches.map((match) => key(String(match.id))));
-      return found.filter((record): record is StoredRecord => record !== undefined) as unknown as T[];
+      const records = found.filter(
+        (record): record is StoredRecord => record !== undefined,
+      ) as unknown as T[];
+      return records.map(read);
     },
     async page(request) {
       if (!list) throw new Error(`${entity} has no list declaration`);
       const { items, total } = await listPage(list, { ...request, scope });
-      return { items: items as unknown as T[], total };
+      return { items: (items as unknown as T[]).map(read), total };
     },
     async create(resource, event, extra = []) {
       await transactWrite([...writes.create(resource, event), ...extra]);

@@ -608,7 +608,9 @@ describe('Dispatch: booking an appointment', () => {
       }
     }
     const movedAway = statuses[6] === 200;
-    expect((await getTour(cleosTour.id)).stops).toEqual(movedAway ? [] : [{ case_id: moving.id }]);
+    expect((await getTour(cleosTour.id)).stops).toEqual(
+      movedAway ? [] : [{ case_id: moving.id, status: 'PENDING' }],
+    );
     await expectDayInvariants(day);
   }, 60_000);
 

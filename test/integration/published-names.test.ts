@@ -56,7 +56,8 @@ const bodiesThatAreNoWrite = new Set(['GraphQLQuery', 'SyncPull']);
  * Booleans whose names SPEC.md fixes (Webhook endpoint, Tenant upload status, Custom-object
  * relation, Device supported kinds, send-test, AI assistant settings); `enabled` is also the
  * on/off switch of the other settings singletons, named as SPEC.md names the AI assistant's.
- * `reset` is the full-pull switch API-DECISIONS.md names for offline sync's pull.
+ * `reset` is the full-pull switch API-DECISIONS.md names for offline sync's pull, `late` the mark it
+ * names for a tour stop whose eta passes its window ("The live day").
  */
 const booleansNamedBySpec = new Set([
   'enabled',
@@ -67,6 +68,7 @@ const booleansNamedBySpec = new Set([
   'identity_required',
   'test_was_successful',
   'reset',
+  'late',
 ]);
 const descriptiveBoolean = /^(is|has|can|requires)_/;
 

@@ -60,7 +60,7 @@ const plan: RunPlan = {
         stops: [
           { case_id: 'c5' },
           { case_id: 'c6', planned_arrival: arrival(9) },
-          { case_id: 'c2' },
+          { case_id: 'c2', status: 'EN_ROUTE', eta: '2030-01-01T09:55:00.000Z' },
           { case_id: 'c7' },
         ],
       },
@@ -78,9 +78,9 @@ describe('Function: applyPlanOf', () => {
 
     expect(t1?.claims.at(-1)).toEqual({
       stops: [
-        { case_id: 'c1', planned_arrival: arrival(8) },
-        { case_id: 'c6', planned_arrival: arrival(9) },
-        { case_id: 'c2', planned_arrival: arrival(10) },
+        { case_id: 'c1', planned_arrival: arrival(8), status: 'PENDING' },
+        { case_id: 'c6', planned_arrival: arrival(9), status: 'PENDING' },
+        { case_id: 'c2', planned_arrival: arrival(10), status: 'EN_ROUTE', eta: '2030-01-01T09:55:00.000Z' },
       ],
       driver_id: 'u1',
       vehicle_id: 'v1',
@@ -90,14 +90,32 @@ describe('Function: applyPlanOf', () => {
     expect(t1?.releases.map((state) => state.stops.map((s) => s.case_id))).toEqual([['c6', 'c2']]);
   });
 
+  it('keeps the status and what the live day recorded of a stop that stays on its tour', () => {
+    const t1 = tours.find((tour) => tour.id === 't1');
+    const kept = t1?.claims.at(-1)?.stops.find((stop) => stop.case_id === 'c2');
+    // c2 was on t1 (EN_ROUTE, with an eta) and the plan keeps it there at a new time.
+    expect(kept).toEqual({
+      case_id: 'c2',
+      planned_arrival: arrival(10),
+      status: 'EN_ROUTE',
+      eta: '2030-01-01T09:55:00.000Z',
+    });
+  });
+
   it('creates a tour for a planned shift without one, and takes a moved case off its other tour', () => {
     expect(tours.find((tour) => tour.key === 'shift:s2')).toMatchObject({
       shiftId: 's2',
       releases: [],
-      claims: [{ stops: [{ case_id: 'c3', planned_arrival: arrival(8) }], driver_id: 'u2', shift_id: 's2' }],
+      claims: [
+        {
+          stops: [{ case_id: 'c3', planned_arrival: arrival(8), status: 'PENDING' }],
+          driver_id: 'u2',
+          shift_id: 's2',
+        },
+      ],
     });
     const t9 = tours.find((tour) => tour.id === 't9');
-    expect(t9?.releases.map((state) => state.stops)).toEqual([[{ case_id: 'c8' }]]);
+    expect(t9?.releases.map((state) => state.stops)).toEqual([[{ case_id: 'c8', status: 'PENDING' }]]);
     expect(t9?.claims).toEqual([]);
   });
 

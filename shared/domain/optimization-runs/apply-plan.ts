@@ -17,14 +17,15 @@
  * time order, and is never written; cases the plan does not touch are not written either. A tour
  * step moves at most `maxStopsPerStep` stops, so each fits one transaction with its guards.
  */
-import type { TourStop } from '../tours/tour.schema.ts';
+import type { StoredStop, TourStop } from '../tours/tour.schema.ts';
+import { canonicalStops, storedStops } from '../tours/tour-stops.ts';
 import type { CaseBasis, RunPlan, TourBasis } from './optimization-run.record.ts';
 
 /** Stops that join or leave a tour in one of its steps (tour.service.ts maxClaimsPerWrite). */
 export const maxStopsPerStep = 80;
 
 export interface TourState {
-  stops: TourStop[];
+  stops: StoredStop[];
   driver_id?: string;
   vehicle_id?: string;
   shift_id?: string;
@@ -69,7 +70,7 @@ const timeOf = (stop: TourStop, basis: CaseBasis | undefined) =>
 
 /** A replaced tour's stops that stay (locked or pinned cases the plan left out), in time order. */
 function keptStops(plan: RunPlan, tour: TourBasis, planned: ReadonlySet<string>): TourStop[] {
-  return tour.stops.filter((stop) => {
+  return canonicalStops(tour.stops).filter((stop) => {
     const basis = plan.basis.cases[stop.case_id];
     return !planned.has(stop.case_id) && basis !== undefined && (basis.pinned || basis.lock !== undefined);
   });
@@ -87,8 +88,8 @@ function merged(route: readonly TourStop[], kept: readonly TourStop[], plan: Run
 }
 
 const same = (a: TourState, b: TourState) =>
-  JSON.stringify([a.stops, a.driver_id, a.vehicle_id, a.shift_id]) ===
-  JSON.stringify([b.stops, b.driver_id, b.vehicle_id, b.shift_id]);
+  JSON.stringify([canonicalStops(a.stops), a.driver_id, a.vehicle_id, a.shift_id]) ===
+  JSON.stringify([canonicalStops(b.stops), b.driver_id, b.vehicle_id, b.shift_id]);
 
 /** The steps from `from` to `to`: stops leave in chunks, then join in chunks, the last step is `to`. */
 export function tourSteps(from: TourState, to: TourState): { releases: TourState[]; claims: TourState[] } {
@@ -117,7 +118,7 @@ export function tourSteps(from: TourState, to: TourState): { releases: TourState
 }
 
 const stateOf = (tour: TourBasis): TourState => ({
-  stops: tour.stops,
+  stops: canonicalStops(tour.stops),
   ...(tour.driver_id ? { driver_id: tour.driver_id } : {}),
   ...(tour.vehicle_id ? { vehicle_id: tour.vehicle_id } : {}),
   ...(tour.shift_id ? { shift_id: tour.shift_id } : {}),
@@ -133,10 +134,11 @@ function tourPlans(plan: RunPlan, planned: ReadonlySet<string>): TourPlan[] {
     if (plan.basis.shifts[tour.shift_id]) {
       replacedShifts.add(tour.shift_id);
       const route = routeOf.get(tour.shift_id);
-      const routeStops = (route?.stops ?? []).map((stop) => ({
-        case_id: stop.case_id,
-        planned_arrival: stop.arrival,
-      }));
+      // A case that stays on its tour keeps its status and what the live day recorded of it.
+      const routeStops = storedStops(
+        (route?.stops ?? []).map((stop) => ({ case_id: stop.case_id, planned_arrival: stop.arrival })),
+        tour.stops,
+      );
       target = {
         stops: merged(routeStops, keptStops(plan, tour, planned), plan),
         ...(route ? { driver_id: route.user_id } : tour.driver_id ? { driver_id: tour.driver_id } : {}),
@@ -147,7 +149,7 @@ function tourPlans(plan: RunPlan, planned: ReadonlySet<string>): TourPlan[] {
       };
     } else {
       // Another shift's tour: it only loses the stops the plan places elsewhere.
-      target = { ...original, stops: tour.stops.filter((stop) => !planned.has(stop.case_id)) };
+      target = { ...original, stops: original.stops.filter((stop) => !planned.has(stop.case_id)) };
     }
     const steps = tourSteps(original, target);
     if (steps.releases.length + steps.claims.length > 0) {
@@ -163,7 +165,9 @@ function tourPlans(plan: RunPlan, planned: ReadonlySet<string>): TourPlan[] {
   for (const route of plan.routes) {
     if (replacedShifts.has(route.shift_id)) continue;
     const target: TourState = {
-      stops: route.stops.map((stop) => ({ case_id: stop.case_id, planned_arrival: stop.arrival })),
+      stops: storedStops(
+        route.stops.map((stop) => ({ case_id: stop.case_id, planned_arrival: stop.arrival })),
+      ),
       driver_id: route.user_id,
       ...(route.vehicle_id ? { vehicle_id: route.vehicle_id } : {}),
       shift_id: route.shift_id,

@@ -7,6 +7,7 @@
  */
 
 import { tourStore } from '../tours/tour.store.ts';
+import { canonicalStops } from '../tours/tour-stops.ts';
 import { ApplyConflict, type Ref, uniqueRefs } from './apply-conflicts.ts';
 import type { CasePlan, TourPlan, TourState } from './apply-plan.ts';
 import { eachLimited, finish, type Job, tourDate, updateApplication } from './apply-state.ts';
@@ -114,7 +115,7 @@ const originalTarget = (entry: CasePlan) => ({
 function originalState(tour: TourPlan): TourState {
   const original = tour.original;
   return {
-    stops: original?.stops ?? [],
+    stops: canonicalStops(original?.stops ?? []),
     ...(original?.driver_id ? { driver_id: original.driver_id } : {}),
     ...(original?.vehicle_id ? { vehicle_id: original.vehicle_id } : {}),
     ...(original?.shift_id ? { shift_id: original.shift_id } : {}),

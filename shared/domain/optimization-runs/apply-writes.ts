@@ -6,6 +6,7 @@
  * apply expects: the one the run read, or the one its journal says it wrote last. A record found
  * at any other version was changed by someone else: ApplyConflict, and the apply undoes.
  */
+
 import { v7 as uuidv7 } from 'uuid';
 import type { Actor } from '../../auth/actor.ts';
 import { DataError } from '../../data/data-error.ts';
@@ -16,6 +17,7 @@ import { withPlanningDefaults } from '../cases/case-planning.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { type ClaimConflict, tourClaims } from '../tours/tour-claims.ts';
+import { canonicalStops } from '../tours/tour-stops.ts';
 import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import type { Journal, JournalEntry } from './apply-journal.ts';
 import type { CaseTarget, TourState } from './apply-plan.ts';
@@ -91,11 +93,17 @@ async function expected<T extends { lock_version: number }>(
 }
 
 const tourState = (tour: Tour) =>
-  JSON.stringify([tour.stops, tour.driver_id, tour.vehicle_id, tour.shift_id, tour.status]);
+  JSON.stringify([canonicalStops(tour.stops), tour.driver_id, tour.vehicle_id, tour.shift_id, tour.status]);
 
 /** Whether a tour still holds exactly what the apply last wrote (`state`, PLANNED). */
 export function tourHolds(state: TourState): (tour: Tour) => boolean {
-  const wanted = JSON.stringify([state.stops, state.driver_id, state.vehicle_id, state.shift_id, 'PLANNED']);
+  const wanted = JSON.stringify([
+    canonicalStops(state.stops),
+    state.driver_id,
+    state.vehicle_id,
+    state.shift_id,
+    'PLANNED',
+  ]);
   return (tour) => tourState(tour) === wanted;
 }
 
@@ -113,7 +121,7 @@ function nextTour(current: Tour | undefined, state: TourState, date: string): To
   const base: Tour = current
     ? { ...current, lock_version: current.lock_version + 1, updated_at: now }
     : { id: uuidv7(), date, status: 'PLANNED', stops: [], created_at: now, updated_at: now, lock_version: 0 };
-  const next: Tour = { ...base, stops: state.stops };
+  const next: Tour = { ...base, stops: canonicalStops(state.stops) };
   for (const field of ['driver_id', 'vehicle_id', 'shift_id'] as const) {
     if (state[field]) next[field] = state[field];
     else delete next[field];

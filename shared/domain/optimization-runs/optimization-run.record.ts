@@ -6,6 +6,7 @@
 import type { ScheduleLock } from '../cases/case-enums.ts';
 import type { PlannedRoute } from '../scheduling/planning-result.ts';
 import type { UnassignedReason } from '../scheduling/unassigned-reasons.ts';
+import type { StoredStop } from '../tours/tour.schema.ts';
 import type { FailureCode, RunStatus } from './optimization-run-statuses.ts';
 import type { RunApplication } from './run-application.ts';
 
@@ -75,7 +76,8 @@ export interface CaseBasis {
 export interface TourBasis {
   v: number;
   shift_id: string;
-  stops: Array<{ case_id: string; planned_arrival?: string }>;
+  /** As read (with their statuses and live fields); plans made before stops had statuses lack them. */
+  stops: StoredStop[];
   driver_id?: string;
   vehicle_id?: string;
 }

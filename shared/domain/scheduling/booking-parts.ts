@@ -164,6 +164,7 @@ export async function placeCase(
   stops.splice(tourPositionOf(shiftDay, insertion.position), 0, {
     case_id: record.id,
     planned_arrival: iso(insertion.arrival),
+    status: 'PENDING',
   });
   const nextCase: Case = {
     ...record,

@@ -108,7 +108,7 @@ describe('List: tours', () => {
         tourList,
         scope,
         before,
-        tour({ stops: [{ case_id: 'c1' }], lock_version: 1 }),
+        tour({ stops: [{ case_id: 'c1', status: 'PENDING' }], lock_version: 1 }),
       );
 
       // Assess

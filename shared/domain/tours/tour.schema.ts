@@ -42,6 +42,14 @@ const status = z.enum(tourStatuses).meta({
     'so a dispatcher can correct a mistake.',
 });
 
+/**
+ * Where a stop stands (API-DECISIONS.md, "The live day"): PENDING until the technician heads for
+ * it, EN_ROUTE, ARRIVED (telemetry saw them stay), DONE (they left, or dispatch says so) or
+ * SKIPPED (dispatch took it out of the day's run without removing it).
+ */
+export const stopStatuses = ['PENDING', 'EN_ROUTE', 'ARRIVED', 'DONE', 'SKIPPED'] as const;
+export type StopStatus = (typeof stopStatuses)[number];
+
 export const TourStopSchema = z
   .object({
     case_id: z.uuid().meta({ description: 'The case served at this stop; a case appears once per tour.' }),
@@ -49,6 +57,30 @@ export const TourStopSchema = z
       .datetime()
       .optional()
       .meta({ description: 'When the vehicle is expected at the stop (UTC); omitted when not planned.' }),
+    status: z.enum(stopStatuses).meta({
+      description:
+        'PENDING (not yet headed for), EN_ROUTE (the next stop of a tour on the road), ARRIVED (the technician ' +
+        'stayed within the arrival radius for the dwell time), DONE (left again, or set by dispatch) or SKIPPED ' +
+        '(set by dispatch).',
+    }),
+    arrived_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the technician arrived (from telemetry).' }),
+    departed_at: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'When the technician left (from telemetry).' }),
+    eta: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'Estimated arrival, while the tour is IN_PROGRESS and the stop not reached.' }),
+    late: z.boolean().optional().meta({
+      description: 'true when the eta passes the end of the case’s time window; omitted otherwise.',
+    }),
+    late_by: z.string().optional().meta({
+      description: 'How far the eta passes the window’s end (ISO 8601 duration, e.g. PT12M); with late.',
+    }),
   })
   .meta({ id: 'TourStop', description: 'One stop of a tour, in driving order.' });
 
@@ -92,12 +124,22 @@ export const TourSchema = z
 
 export type Tour = z.infer<typeof TourSchema>;
 export type TourStop = z.infer<typeof TourStopSchema>;
+/** A stop as a writer or an old record may hold it: the status defaults to PENDING (tour-stops.ts). */
+export type StoredStop = Omit<TourStop, 'status'> & { status?: StopStatus | undefined };
 
 const StopInputSchema = z.object({
   case_id: z.uuid().meta({
     description: 'A case of the workspace (otherwise 422 at `#/stops/<index>/case_id`), once per tour.',
   }),
   planned_arrival: dateTime().optional().meta({ description: 'Expected arrival (RFC 3339); optional.' }),
+  status: z
+    .enum(stopStatuses)
+    .optional()
+    .meta({
+      description:
+        'Default: the stop’s status before this write (a stop of the same case), else PENDING; dispatch sets DONE or ' +
+        'SKIPPED by hand. What telemetry recorded (arrived_at, departed_at, eta) stays with the case’s stop.',
+    }),
 });
 
 const stops = z
@@ -148,7 +190,8 @@ export const UpdateTourSchema = z
     id: 'UpdateTour',
     description:
       'JSON Merge Patch of a tour; name, vehicle_id, driver_id and shift_id are clearable with null; null date, ' +
-      'stops or status is rejected with 422. stops, when sent, replaces the whole list.',
+      'stops or status is rejected with 422. stops, when sent, replaces the whole list; a case listed again keeps ' +
+      'its stop’s status (unless sent) and what the live day recorded of it (arrived_at, departed_at, eta, late).',
   });
 
 export const tourSortFields = ['date', 'created_at', 'updated_at'] as const;

@@ -39,11 +39,12 @@ import {
 import { newRecordId } from '../record-id.ts';
 import { deleteExisting, mergePatch, updateVersioned } from '../versioned-write.ts';
 import { tourList } from './tour.list.ts';
-import type { CreateTourSchema, Tour, TourListQuery, TourStop, UpdateTourSchema } from './tour.schema.ts';
+import type { CreateTourSchema, Tour, TourListQuery, UpdateTourSchema } from './tour.schema.ts';
 import { tourStore, toursOfShift } from './tour.store.ts';
 import { claimConflictError, tourClaims } from './tour-claims.ts';
 import { TourError } from './tour-error.ts';
 import { referenceErrors, type TourReferences } from './tour-references.ts';
+import { storedStops } from './tour-stops.ts';
 
 const resource = (id: string) => ({ type: 'tour', id });
 
@@ -172,7 +173,6 @@ export async function updateTour(
     ...(typeof patch.vehicle_id === 'string' ? { vehicle_id: patch.vehicle_id.toLowerCase() } : {}),
     ...(typeof patch.driver_id === 'string' ? { driver_id: patch.driver_id.toLowerCase() } : {}),
     ...(typeof patch.shift_id === 'string' ? { shift_id: patch.shift_id.toLowerCase() } : {}),
-    ...(patch.stops ? { stops: storedStops(patch.stops) } : {}),
   };
   const { after } = await updateVersioned<Tour>({
     key: `tour:${ctx.workspaceId}:${id}`,
@@ -185,7 +185,11 @@ export async function updateTour(
     expectedVersion: patch.lock_version,
     apply: (current) => {
       if (ownOnly) assertOwnWorkStatus(patch.status, current.status, tourOwnWork);
-      return mergePatch(current, normalized);
+      // A case's stop listed again keeps what the live day recorded of it (tour-stops.ts).
+      return mergePatch(
+        current,
+        patch.stops ? { ...normalized, stops: storedStops(patch.stops, current.stops) } : normalized,
+      );
     },
     save: (next, current) => {
       const event = domainEvent(ctx, 'tour.updated', resource(id), next, previousAttributes(current, next));
@@ -256,16 +260,6 @@ async function saveClaimingOrThrow(
     }
   }
   throw new TourError('conflict', { detail: 'The stops of the tour kept changing hands; retry.' });
-}
-
-/** Stops as stored: case ids lower case (UUIDs compare case-insensitively), keys in a fixed order. */
-function storedStops(
-  stops: ReadonlyArray<{ case_id: string; planned_arrival?: string | undefined }>,
-): TourStop[] {
-  return stops.map((stop) => ({
-    case_id: stop.case_id.toLowerCase(),
-    ...(stop.planned_arrival !== undefined ? { planned_arrival: stop.planned_arrival } : {}),
-  }));
 }
 
 async function assertReferences(workspaceId: string, refs: TourReferences): Promise<void> {

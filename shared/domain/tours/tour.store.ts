@@ -2,8 +2,10 @@
 import { resourceStore, type StoreScope } from '../../data/resource-store.ts';
 import { shiftToken, tourList } from './tour.list.ts';
 import type { Tour, TourStatus } from './tour.schema.ts';
+import { withStopStatuses } from './tour-stops.ts';
 
-export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList);
+/** Stops stored before they had statuses read as PENDING (tour-stops.ts). */
+export const tourStore = resourceStore<Tour>('tour', 'TOUR', tourList, { asRead: withStopStatuses });
 
 /** Tours read per page of a walk. */
 const maxShiftTours = 1000;
