@@ -30,6 +30,7 @@ import { DataError } from '../../data/data-error.ts';
 import type { StoredRecord } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { DomainError } from '../domain-error.ts';
+import { followReport } from '../live-day/live-day.service.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import type { DeviceTelemetry, StoredDevice } from './device.schema.ts';
 import { resourceOf, toDevice } from './device.service.ts';
@@ -258,10 +259,23 @@ async function updateState(
   let caller = first;
   for (let attempt = 1; ; attempt++) {
     const { next, moved } = nextState(caller.state, report, recordedAt, receivedAt);
+    // The live day: a new position of a device that speaks for a technician on the road.
+    const followed =
+      moved && report.location
+        ? await followReport(caller.workspaceId, caller.device, caller.state.live, {
+            ...report.location,
+            at: Date.parse(recordedAt),
+          })
+        : undefined;
+    if (followed) {
+      if (followed.live) next.live = followed.live;
+      else delete next.live;
+    }
     try {
       await deviceStateStore.of(caller.workspaceId).replace(next, caller.state);
       const current = { ...caller, state: { ...next, lock_version: caller.state.lock_version + 1 } };
       remember(current);
+      await followed?.apply();
       return { moved, current };
     } catch (error) {
       const lostRace =

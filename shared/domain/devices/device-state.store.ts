@@ -15,6 +15,7 @@
  *   a lost race is a DataError the caller answers with a fresh read.
  * - History points expire after FSM_TELEMETRY_RETENTION_DAYS (default 30) through the table's TTL.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { devicePointPartition, keys, listKeys } from '../../data/keys.ts';
 import { workspaceScope } from '../../data/list-patterns.ts';
@@ -31,6 +32,7 @@ import {
   writeItem,
 } from '../../data/table.ts';
 import { tableDefinition } from '../../data/table-definition.ts';
+import type { LiveState } from '../live-day/live-follow.ts';
 import { deviceStore } from './device.store.ts';
 import { cellOf } from './geo-cells.ts';
 
@@ -56,6 +58,8 @@ export interface StoredDeviceState {
   battery_recorded_at?: string;
   /** As the device's, written by activate/deactivate (stateVersionBump). */
   provisioning_state?: string;
+  /** The live day: the tour the device's positions follow and its visits (live-day/live-follow.ts). */
+  live?: LiveState;
 }
 
 export function hashSecret(secret: string): string {

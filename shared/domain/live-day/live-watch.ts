@@ -1,0 +1,98 @@
+/**
+ * What a device's positions are followed against (API-DECISIONS.md, "The live day"): the tour on
+ * the road (IN_PROGRESS) of whoever the device speaks for — its user (`user_id`), else the driver
+ * of the tour on the road with its vehicle (`vehicle_id`) — with its stops' places, windows and
+ * durations. Kept per container for a minute, so a report that changes nothing costs no read:
+ * telemetry every few seconds reads the tour about once a minute per device, and a tour's own
+ * writes through this module refresh it at once.
+ */
+import type { StoredRecord } from '../../data/table.ts';
+import { caseStore } from '../cases/case.store.ts';
+import { durationSecondsOf } from '../cases/case-planning.ts';
+import type { Tour } from '../tours/tour.schema.ts';
+import { tourStore } from '../tours/tour.store.ts';
+import type { EtaStop } from './eta.ts';
+
+export interface LiveWatch {
+  tour: Tour;
+  /** The stops with a place, in the tour's order (stops whose case has no location are not followed). */
+  stops: EtaStop[];
+}
+
+const keptMs = 60_000;
+const maxWatches = 20_000;
+const watches = new Map<string, { watch: LiveWatch | undefined; until: number }>();
+const keyOf = (workspaceId: string, deviceId: string) => `${workspaceId}/${deviceId}`;
+
+/** The tour on the road of a driver, or with a vehicle (the newest if several). */
+async function tourOnTheRoad(
+  workspaceId: string,
+  facet: { name: string; value: string },
+): Promise<Tour | undefined> {
+  const { items } = await tourStore.of(workspaceId).page({
+    segments: ['IN_PROGRESS'],
+    facet,
+    order: [{ field: 'date', direction: 'desc' }],
+    page: 0,
+    size: 1,
+    skipTotal: true,
+  });
+  return items[0];
+}
+
+export async function watchTour(workspaceId: string, tour: Tour): Promise<LiveWatch> {
+  const cases = await caseStore.of(workspaceId).getMany(tour.stops.map((stop) => stop.case_id));
+  const stops: EtaStop[] = [];
+  tour.stops.forEach((stop, index) => {
+    const record = cases[index];
+    if (!record?.location) return;
+    const windowEnd = record.time_windows?.at(-1)?.end ?? record.scheduled_end;
+    const windowStart = record.time_windows?.[0]?.start;
+    stops.push({
+      caseId: stop.case_id,
+      location: { latitude: record.location.latitude, longitude: record.location.longitude },
+      durationS: durationSecondsOf(record),
+      ...(windowStart ? { windowStart: Date.parse(windowStart) } : {}),
+      ...(windowEnd ? { windowEnd: Date.parse(windowEnd) } : {}),
+      ...(stop.arrived_at ? { arrivedAt: Date.parse(stop.arrived_at) } : {}),
+    });
+  });
+  return { tour, stops };
+}
+
+/** The watch of a device (a minute old at most), or none when it speaks for no tour on the road. */
+export async function watchOf(
+  workspaceId: string,
+  device: StoredRecord,
+  now = Date.now(),
+): Promise<LiveWatch | undefined> {
+  const key = keyOf(workspaceId, String(device.id));
+  const kept = watches.get(key);
+  if (kept && kept.until > now) return kept.watch;
+  const userId = typeof device.user_id === 'string' ? device.user_id : undefined;
+  const vehicleId = typeof device.vehicle_id === 'string' ? device.vehicle_id : undefined;
+  const tour = userId
+    ? await tourOnTheRoad(workspaceId, { name: 'driver_id', value: userId })
+    : vehicleId
+      ? await tourOnTheRoad(workspaceId, { name: 'vehicle_id', value: vehicleId })
+      : undefined;
+  const watch = tour ? await watchTour(workspaceId, tour) : undefined;
+  remember(key, watch, now);
+  return watch;
+}
+
+/** After this module wrote the tour: the device follows what it wrote. */
+export function rememberWatch(
+  workspaceId: string,
+  deviceId: string,
+  watch: LiveWatch,
+  now = Date.now(),
+): void {
+  remember(keyOf(workspaceId, deviceId), watch, now);
+}
+
+function remember(key: string, watch: LiveWatch | undefined, now: number): void {
+  watches.delete(key);
+  if (watches.size >= maxWatches) watches.delete(watches.keys().next().value ?? '');
+  watches.set(key, { watch, until: now + keptMs });
+}

@@ -1,0 +1,161 @@
+/**
+ * The live day over HTTP (API-DECISIONS.md, "The live day"): a technician's phone (a device with
+ * their user_id) reports positions through the intake while their tour is on the road. Simulated
+ * drives: approaching a case, staying, leaving marks one arrival and one departure on the tour's
+ * stop (and the next stop EN_ROUTE with an eta); jitter along the arrival radius for 10 minutes
+ * marks none or one arrival and no departure; a drive that falls behind its windows makes the
+ * next stop late. Each test makes its own technician, cases and tour in the Fleet Works workspace.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, eventually, tokenFor } from '../support/api.ts';
+import { createUser } from '../support/users.ts';
+
+let admin: string;
+let dispatcher: string;
+
+beforeAll(async () => {
+  [admin, dispatcher] = await Promise.all([tokenFor('fleet-admin'), tokenFor('fleet-dispatcher')]);
+});
+
+const origin = { latitude: 52.52, longitude: 13.405 };
+const metresPerDegreeLat = 111_320;
+const metresPerDegreeLon = metresPerDegreeLat * Math.cos((origin.latitude * Math.PI) / 180);
+/** A place `east`/`north` metres from `from`. */
+const offset = (from: typeof origin, east: number, north: number) => ({
+  latitude: from.latitude + north / metresPerDegreeLat,
+  longitude: from.longitude + east / metresPerDegreeLon,
+});
+const minute = 60_000;
+
+/** A technician on the road: their phone, and a tour IN_PROGRESS through cases at `places`. */
+async function onTheRoad(places: Array<{ place: typeof origin; windowEnd?: string }>) {
+  const user = await createUser(admin, { firstname: 'Live', lastname: `Tech ${randomUUID().slice(0, 4)}` });
+  const device = await call('POST', '/api/v2/devices', { token: dispatcher, body: { user_id: user.id } });
+  expect(device.status, device.text).toBe(201);
+  const code = await call('POST', `/api/v2/devices/${device.body.id}/setup-codes`, { token: dispatcher });
+  expect(code.status, code.text).toBe(200);
+  const caseIds: string[] = [];
+  for (const [index, { place, windowEnd }] of places.entries()) {
+    const created = await call('POST', '/api/v2/cases', {
+      token: dispatcher,
+      body: {
+        title: `Live stop ${index + 1}`,
+        duration: 'PT20M',
+        assignee_id: user.id,
+        location: place,
+        ...(windowEnd
+          ? {
+              time_windows: [
+                { start: new Date(Date.parse(windowEnd) - 3 * 3600_000).toISOString(), end: windowEnd },
+              ],
+            }
+          : {}),
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    caseIds.push(created.body.id);
+  }
+  const tour = await call('POST', '/api/v2/tours', {
+    token: dispatcher,
+    body: {
+      date: new Date().toISOString().slice(0, 10),
+      driver_id: user.id,
+      stops: caseIds.map((case_id) => ({ case_id })),
+      status: 'IN_PROGRESS',
+    },
+  });
+  expect(tour.status, tour.text).toBe(201);
+  const secret = code.body.payload.intake_secret as string;
+  const report = async (place: typeof origin, at: number) => {
+    const response = await call('POST', `/api/v2/device-intake/${device.body.id}`, {
+      headers: { authorization: `Bearer ${secret}` },
+      body: { recorded_at: new Date(at).toISOString(), location: place },
+    });
+    expect(response.status, response.text).toBe(202);
+  };
+  const readTour = async () =>
+    (await call('GET', `/api/v2/tours/${tour.body.id}`, { token: dispatcher })).body;
+  return { caseIds, tourId: tour.body.id as string, report, readTour };
+}
+
+/** Reports every 15 s from `start` along `path(t)` for `durationMs`. */
+async function drive(
+  report: (place: typeof origin, at: number) => Promise<void>,
+  start: number,
+  durationMs: number,
+  path: (t: number) => typeof origin,
+) {
+  for (let t = 0; t <= durationMs; t += 15_000) await report(path(t), start + t);
+}
+
+describe('The live day: arrivals and departures from telemetry', () => {
+  it('marks one arrival and one departure for a drive that approaches, stays and leaves, and heads for the next stop', async () => {
+    // Prepare
+    const first = offset(origin, 3000, 0);
+    const second = offset(origin, 6000, 0);
+    const day = await onTheRoad([{ place: first }, { place: second }]);
+    const start = Date.now() - 40 * minute;
+
+    // Act: 3 km east at 10 m/s (5 min), 8 minutes at the door, then 1.5 km on towards the next stop.
+    await drive(day.report, start, 5 * minute, (t) => offset(origin, Math.min(3000, (t / 1000) * 10), 0));
+    await drive(day.report, start + 5 * minute, 8 * minute, (t) =>
+      offset(first, 10 * Math.sin(t / 20_000), 8),
+    );
+    await drive(day.report, start + 13 * minute, 3 * minute, (t) => offset(first, (t / 1000) * 10, 0));
+
+    // Assess
+    const tour = await day.readTour();
+    const [done, next] = tour.stops;
+    expect(done).toMatchObject({ case_id: day.caseIds[0], status: 'DONE' });
+    const arrived = Date.parse(done.arrived_at);
+    const departed = Date.parse(done.departed_at);
+    // Within a report or two of reaching the door (5 min in) and of leaving the exit radius.
+    expect(arrived - start).toBeGreaterThanOrEqual(4 * minute);
+    expect(arrived - start).toBeLessThanOrEqual(6 * minute);
+    expect(departed).toBeGreaterThan(arrived + 7 * minute);
+    expect(next).toMatchObject({ case_id: day.caseIds[1], status: 'EN_ROUTE' });
+    expect(Date.parse(next.eta)).toBeGreaterThan(Date.now() - minute);
+  }, 120_000);
+
+  it('marks none or one arrival and no departure for positions jittering along the radius for 10 minutes', async () => {
+    // Prepare
+    const site = offset(origin, 2000, 2000);
+    const day = await onTheRoad([{ place: site }]);
+    const start = Date.now() - 30 * minute;
+
+    // Act: 150 m out, ±25 m in and out of the radius.
+    await drive(day.report, start, 10 * minute, (t) => offset(site, 150 + 25 * Math.sin(t / 7_000), 0));
+
+    // Assess
+    const tour = await day.readTour();
+    expect(['EN_ROUTE', 'ARRIVED']).toContain(tour.stops[0].status);
+    expect(tour.stops[0].departed_at).toBeUndefined();
+    const versions = tour.lock_version;
+    await drive(day.report, start + 10 * minute + 15_000, 2 * minute, (t) =>
+      offset(site, 150 + 25 * Math.sin(t / 7_000), 0),
+    );
+    const again = await day.readTour();
+    expect(again.stops[0].arrived_at ?? null).toBe(tour.stops[0].arrived_at ?? null);
+    expect(again.lock_version - versions).toBeLessThanOrEqual(1);
+  }, 120_000);
+
+  it('makes a stop late, with late_by, when the drive falls behind the end of its window', async () => {
+    // Prepare: the second stop's window ends in 10 minutes; it is 30 km away.
+    const far = offset(origin, 30_000, 0);
+    const day = await onTheRoad([
+      { place: offset(origin, 500, 0) },
+      { place: far, windowEnd: new Date(Date.now() + 10 * minute).toISOString() },
+    ]);
+
+    // Act
+    await day.report(origin, Date.now() - 30_000);
+
+    // Assess
+    await eventually(async () => {
+      const tour = await day.readTour();
+      expect(tour.stops[1]).toMatchObject({ late: true, late_by: expect.stringMatching(/^PT/) });
+      expect(tour.stops[0]).toMatchObject({ status: 'EN_ROUTE', eta: expect.any(String) });
+    });
+  }, 60_000);
+});
