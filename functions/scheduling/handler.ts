@@ -1,6 +1,7 @@
 /** Scheduling: parse, call the domain, respond. */
 
 import { amazonLocationTravel } from '../../shared/aws/location-route-matrix.ts';
+import { caseEta } from '../../shared/domain/live-day/case-eta.service.ts';
 import { applyRun } from '../../shared/domain/optimization-runs/apply.service.ts';
 import { runMap } from '../../shared/domain/optimization-runs/map.service.ts';
 import * as runs from '../../shared/domain/optimization-runs/optimization-run.service.ts';
@@ -42,6 +43,7 @@ export const handler = createGroupHandler(schedulingRoutes, {
     body: await runMap(ctx, params.run_id),
     contentType: 'image/svg+xml',
   }),
+  'scheduling.case_eta': async ({ ctx, params }) => ({ body: await caseEta(ctx, params.case_id) }),
   'scheduling.day_board': async ({ ctx, query }) => ({
     body: await dayBoard(ctx, query.date),
     contentType: 'image/svg+xml',

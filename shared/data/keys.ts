@@ -307,6 +307,11 @@ export const keys = {
   loginAddress: (realm: string, address: string) => ({ pk: `REALM#${realm}#LOGIN_ADDRESS`, sk: address }),
   /** The workspace's key that signs sync cursors (random, made on the first pull, never returned). */
   syncCursorKey: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_CURSOR_KEY' }),
+  /** The device whose positions last moved a tour on the road (live-day: a case's ETA page reads its age). */
+  liveSpeaker: (workspaceId: WorkspaceId, tourId: string) => ({
+    pk: `${tenant(workspaceId)}#LIVE_SPEAKER`,
+    sk: tourId,
+  }),
   /** The version of offline sync's backfill done in the workspace (maintenance/sync-backfill.ts). */
   syncBackfill: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_BACKFILL' }),
   /** The sync feeds' head: the last position given out (only the sync indexer moves it). */

@@ -159,3 +159,29 @@ describe('The live day: arrivals and departures from telemetry', () => {
     });
   }, 60_000);
 });
+
+describe('The live day: a case’s ETA for the customer', () => {
+  it('answers the eta of a stop on the road, the technician’s first name and the position’s age; 404 off the road', async () => {
+    // Prepare
+    const day = await onTheRoad([{ place: offset(origin, 4000, 0) }]);
+    await day.report(origin, Date.now() - 20_000);
+    const planned = await call('POST', '/api/v2/cases', {
+      token: dispatcher,
+      body: { title: 'Not on the road' },
+    });
+
+    // Act
+    const eta = await eventually(async () => {
+      const response = await call('GET', `/api/v2/cases/${day.caseIds[0]}/eta`, { token: dispatcher });
+      expect(response.status, response.text).toBe(200);
+      return response;
+    });
+    const none = await call('GET', `/api/v2/cases/${planned.body.id}/eta`, { token: dispatcher });
+
+    // Assess
+    expect(eta.body).toMatchObject({ status: 'EN_ROUTE', technician: { first_name: 'Live' } });
+    expect(Date.parse(eta.body.eta)).toBeGreaterThan(Date.now());
+    expect(eta.body.position_age).toMatch(/^PT\d+S$/);
+    expect(none.status).toBe(404);
+  }, 60_000);
+});

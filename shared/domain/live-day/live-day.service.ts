@@ -7,7 +7,8 @@
  * became late or on time again. That write is a tour.updated of the service (actor SYSTEM), so
  * webhooks, the event stream (TOUR_UPDATED:V1) and offline sync carry it.
  */
-import type { StoredRecord } from '../../data/table.ts';
+import { keys } from '../../data/keys.ts';
+import type { StoredRecord, TableWrite } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { logger } from '../../observability/logger.ts';
 import type { Tour } from '../tours/tour.schema.ts';
@@ -75,6 +76,13 @@ async function writeStops(
         return;
       }
       const { writes } = await tourClaims(workspaceId, current, next);
+      // Which device moved it: a case's ETA says how old its position is (case-eta.service.ts).
+      const speaker: TableWrite = {
+        kind: 'put',
+        key: keys.liveSpeaker(workspaceId, tourId),
+        entity: 'live_speaker',
+        record: { device_id: deviceId },
+      };
       await tourStore
         .of(workspaceId)
         .replace(
@@ -87,7 +95,7 @@ async function writeStops(
             next,
             previousAttributes(current, next),
           ),
-          writes,
+          [...writes, speaker],
         );
       written = next;
     },

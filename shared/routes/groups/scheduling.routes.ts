@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { CaseIdParams, CaseSchema } from '../../domain/cases/case.schema.ts';
+import { CaseEtaSchema } from '../../domain/live-day/case-eta.schema.ts';
 import {
   CreateOptimizationRunSchema,
   OptimizationRunIdParams,
@@ -364,6 +365,31 @@ export const schedulingRoutes = [
       schema: z.string(),
       contentType: 'image/svg+xml',
     },
+  },
+  {
+    ...common,
+    operationId: 'scheduling.case_eta',
+    method: 'GET',
+    path: '/api/v2/cases/{case_id}/eta',
+    summary: 'Read a case’s live ETA',
+    description:
+      'For a customer-facing “your technician is on the way” page: the `eta` of the case’s stop on the tour on the ' +
+      'road (IN_PROGRESS) that holds it, recomputed from the technician’s positions (API-DECISIONS.md, “The live ' +
+      'day”) — once they arrived, when they did —, the stop’s `status`, the technician’s first name only, and ' +
+      '`position_age`, how old the last position behind the estimate is. A case of another workspace, one the caller ' +
+      'may not read, or one no tour on the road holds with an ETA yet (planned, done, no position yet) is 404.',
+    examples: {
+      response: {
+        eta: '2026-06-16T10:05:00.000Z',
+        status: 'EN_ROUTE',
+        technician: { first_name: 'Anna' },
+        position_age: 'PT40S',
+      },
+    },
+    grants: ['cases:read'],
+    params: CaseIdParams,
+    errors: [404],
+    success: { status: 200, description: 'The live ETA.', schema: CaseEtaSchema },
   },
   {
     ...common,
