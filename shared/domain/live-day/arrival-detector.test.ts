@@ -50,8 +50,8 @@ function visitTrace(p: {
   const noise = gauss(p.seed);
   const speed = 10; // m/s
   const driveMs = (p.fromM / speed) * 1000;
-  // Out far enough to be beyond the exit radius for a whole dwell.
-  const outMs = ((p.fromM + 2000) / speed) * 1000;
+  // Out far enough to be beyond the exit radius for a whole dwell, whatever the gaps.
+  const outMs = ((p.fromM + 4000) / speed) * 1000;
   const total = driveMs + p.stayMs + outMs;
   const start = Date.parse('2026-06-16T08:00:00Z');
   const positions: Position[] = [];
@@ -66,7 +66,8 @@ function visitTrace(p: {
           : ((t - driveMs - p.stayMs) / 1000) * speed;
     const east = distance * Math.cos(p.bearing) + noise() * p.sigmaM;
     const north = distance * Math.sin(p.bearing) + noise() * p.sigmaM;
-    if (Math.abs(noise()) < p.dropRate * 2.5 && index % 7 !== 0) continue; // a gap
+    // A gap (never the last report: a trace ends where its device last spoke).
+    if (Math.abs(noise()) < p.dropRate * 2.5 && index % 7 !== 0 && t + p.everyS * 1000 <= total) continue;
     positions.push({ ...at(east, north), at: start + t });
   }
   // Some reports arrive late: swapped with the one after them.
