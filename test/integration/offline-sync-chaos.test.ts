@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generator } from '../../shared/optimizer/testing/random-instances.ts';
 import { baseUrl, call, eventually, tokenFor } from '../support/api.ts';
 import { directTable } from '../support/direct-table.ts';
 import { SyncDevice } from '../support/sync-device.ts';
@@ -28,20 +29,12 @@ beforeAll(async () => {
   [admin, dispatcher] = await Promise.all([tokenFor('fleet-admin'), tokenFor('fleet-dispatcher')]);
 });
 
-/** mulberry32: a small seeded generator, so a failing round replays. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The seeded generator of the optimizer's test instances, so a failing round replays. */
+function seeded(seed: number) {
+  const random = generator(seed);
   return {
-    next,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    chance: (p: number) => next() < p,
+    ...random,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)] as T,
   };
 }
 
@@ -96,7 +89,7 @@ function ownCopy(device: SyncDevice) {
 
 describe('Offline sync under chaos', () => {
   it('keeps every device equal to its scope and applies every pushed mutation exactly once', async () => {
-    const random = generator(Number(process.env.FSM_CHAOS_SEED ?? 37));
+    const random = seeded(Number(process.env.FSM_CHAOS_SEED ?? 37));
     const technicianRole = await roleId(admin, 'technician');
     const people = await Promise.all(
       [0, 1].map(async () => {
