@@ -88,6 +88,9 @@ export interface StoredResult extends StoredRecord {
 
 const cursorKeys = new Map<string, Buffer>();
 
+/** Races for the head an append loses before it gives up (the stream then hands the batch over again). */
+const maxLostRaces = 40;
+
 /** Entries per transaction beside the head (DynamoDB takes 100 items). */
 const entriesPerTransaction = 99;
 
@@ -136,6 +139,7 @@ function feedParts(workspaceId: WorkspaceId) {
      */
     async append(entries: ReadonlyArray<{ owner: string } & Omit<FeedEntry, 'seq'>>): Promise<number> {
       let head = await this.head();
+      let lostRaces = 0;
       const expiresAt = Math.floor(Date.now() / 1000) + feedSeconds;
       for (let start = 0; start < entries.length; ) {
         const chunk = entries.slice(start, start + entriesPerTransaction);
@@ -156,9 +160,16 @@ function feedParts(workspaceId: WorkspaceId) {
         try {
           await transactWrite(writes);
         } catch (error) {
-          if (!(error instanceof DataError) || !['version-conflict', 'already-exists'].includes(error.code)) {
-            throw error;
-          }
+          // Another indexer moved the head first (its version), or held it at the same moment
+          // (contention, cancelled as DynamoDB cancels both): read it again, after a pause that
+          // grows and is jittered so racing indexers fall apart, and give the entries new places.
+          const lost =
+            error instanceof DataError &&
+            ['version-conflict', 'already-exists', 'unavailable'].includes(error.code);
+          if (!lost || ++lostRaces > maxLostRaces) throw error;
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.random() * Math.min(1000, 10 * 2 ** lostRaces)),
+          );
           head = await this.head();
           continue;
         }
