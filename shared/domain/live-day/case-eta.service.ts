@@ -10,6 +10,7 @@ import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
 import { keys } from '../../data/keys.ts';
 import { getRecord } from '../../data/table.ts';
+import { formatIsoDuration } from '../../schema/duration.ts';
 import { getCase } from '../cases/case.service.ts';
 import { CommonDomainError } from '../common-error.ts';
 import { deviceStateStore } from '../devices/device-state.store.ts';
@@ -18,13 +19,6 @@ import { openToursOfCases } from '../tours/tour-claims.ts';
 import type { CaseEta } from './case-eta.schema.ts';
 
 const noEta = (detail: string) => new CommonDomainError('not-found', { detail });
-
-/** `PT1M30S` for 90 seconds. */
-function age(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-  return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${r || (!h && !m) ? `${r}S` : ''}`;
-}
 
 export async function caseEta(ctx: Actor, caseId: string, now = Date.now()): Promise<CaseEta> {
   const record = await getCase(ctx, caseId);
@@ -45,7 +39,7 @@ export async function caseEta(ctx: Actor, caseId: string, now = Date.now()): Pro
     eta,
     status: stop.status,
     technician: driver?.firstname ? { first_name: driver.firstname } : {},
-    ...(recorded !== undefined ? { position_age: age((now - recorded) / 1000) } : {}),
+    ...(recorded !== undefined ? { position_age: formatIsoDuration((now - recorded) / 1000) } : {}),
     ...(stop.late ? { late: true } : {}),
   };
 }

@@ -9,6 +9,7 @@
  * A visit that arrived but whose stop does not show it yet (the tour's write was lost) is written
  * again with the next report.
  */
+import { formatIsoDuration } from '../../schema/duration.ts';
 import { detourFactor, greatCircleMetres, type Place } from '../scheduling/travel.ts';
 import type { StopStatus, TourStop } from '../tours/tour.schema.ts';
 import {
@@ -43,11 +44,9 @@ export function roadSeconds(from: Place, to: Place): number {
 const finished: ReadonlySet<StopStatus> = new Set(['DONE', 'SKIPPED']);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** `PT1H5M` for 3900 seconds (whole minutes, at least one). */
+/** How late, in whole minutes (at least one): `PT1H5M` for 3,900 seconds. */
 export function lateness(seconds: number): string {
-  const minutes = Math.max(1, Math.round(seconds / 60));
-  const hours = Math.floor(minutes / 60);
-  return `PT${hours ? `${hours}H` : ''}${minutes % 60 ? `${minutes % 60}M` : ''}`;
+  return formatIsoDuration(Math.max(1, Math.round(seconds / 60)) * 60);
 }
 
 export function followPosition(

@@ -8,6 +8,7 @@
  * shift's tours, 1 BatchGetItem per 100 cases and one of the technicians.
  */
 import type { Actor } from '../../auth/actor.ts';
+import { parseIsoDuration } from '../../schema/duration.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { durationSecondsOf } from '../cases/case-planning.ts';
 import { shiftsOverlapping } from '../shifts/shift.store.ts';
@@ -31,9 +32,8 @@ const ms = (iso: string | undefined) => (iso ? Date.parse(iso) : undefined);
 
 /** `PT12M` → 720 (the late_by the live day writes). */
 function seconds(duration: string | undefined): number | undefined {
-  const match = duration ? /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(duration) : null;
-  if (!match) return undefined;
-  return Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0);
+  const parsed = duration ? parseIsoDuration(duration) : undefined;
+  return parsed && 'seconds' in parsed ? parsed.seconds : undefined;
 }
 
 export async function dayBoard(ctx: Actor, date: string, now = Date.now()): Promise<string> {
