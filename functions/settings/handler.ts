@@ -22,4 +22,8 @@ export const handler = createGroupHandler(settingsRoutes, {
   'settings.document_management.update': async ({ ctx, body }) => ({
     body: await updateSettings(ctx, 'document_management', body as Record<string, unknown>),
   }),
+  'settings.live_day.get': async ({ ctx }) => ({ body: await getSettings(ctx, 'live_day') }),
+  'settings.live_day.update': async ({ ctx, body }) => ({
+    body: await updateSettings(ctx, 'live_day', body as Record<string, unknown>),
+  }),
 });

@@ -208,7 +208,7 @@ export const keys = {
    * cached schema is current.
    */
   customObjectRevision: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'CO_REVISION' }),
-  /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management). */
+  /** A settings singleton of the workspace (ai_assistant, mcp, geoservices, document_management, live_day). */
   settings: (workspaceId: WorkspaceId, name: string) => ({ pk: tenant(workspaceId), sk: `SETTINGS#${name}` }),
   /** The workspace's billing profile: a singleton, created by its first PATCH. */
   billingProfile: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'BILLING_PROFILE' }),

@@ -230,6 +230,10 @@ export const eventRegistry = {
   'ai_assistant_settings.updated': { description: 'The AI assistant settings changed.', webhook: true },
   'mcp_settings.updated': { description: 'The MCP server settings changed.', webhook: true },
   'geoservices_settings.updated': { description: 'The geoservices settings changed.', webhook: true },
+  'live_day_settings.updated': {
+    description: 'The live-day settings (arrival radius, dwell) changed.',
+    webhook: true,
+  },
   'document_management_settings.updated': {
     description: 'The document management settings changed.',
     webhook: true,

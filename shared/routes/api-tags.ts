@@ -16,7 +16,7 @@ export const apiTags = {
   GraphQL:
     'The read-only GraphQL API of the workspace, generated from its custom-object definitions and relations.',
   Settings:
-    'The workspace’s settings singletons: AI assistant, MCP server, geoservices and document management (last write wins).',
+    'The workspace’s settings singletons: AI assistant, MCP server, geoservices, document management and the live day (last write wins).',
   Devices:
     'Technician apps, third-party apps and GPS trackers: the registry, setup codes and SMS, intake secrets, ' +
     'telemetry intake and each device’s current state.',

@@ -160,6 +160,37 @@ describe('The live day: arrivals and departures from telemetry', () => {
   }, 60_000);
 });
 
+describe('The live day: the workspace’s arrival radius and dwell', () => {
+  it('answers the defaults (150 m, PT2M), and marks arrivals by the radius and dwell the workspace set', async () => {
+    // Prepare: the door is 300 m from where the technician parks, beyond the default radius.
+    const defaults = await call('GET', '/api/v2/live-day/settings', { token: admin });
+    expect(defaults.body).toMatchObject({ arrival_radius_m: 150, dwell: 'PT2M' });
+    const changed = await call('PATCH', '/api/v2/live-day/settings', {
+      token: admin,
+      body: { arrival_radius_m: 400, dwell: 'PT1M' },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    try {
+      const site = offset(origin, -2000, 1000);
+      const day = await onTheRoad([{ place: site }]);
+      const start = Date.now() - 20 * minute;
+
+      // Act: parked 300 m from the door for 3 minutes.
+      await drive(day.report, start, 3 * minute, () => offset(site, 300, 0));
+
+      // Assess: arrived one dwell (a minute) after the first report within 400 m.
+      const tour = await day.readTour();
+      expect(tour.stops[0]).toMatchObject({ status: 'ARRIVED' });
+      expect(Date.parse(tour.stops[0].arrived_at)).toBe(start);
+    } finally {
+      await call('PATCH', '/api/v2/live-day/settings', {
+        token: admin,
+        body: { arrival_radius_m: 150, dwell: 'PT2M' },
+      });
+    }
+  }, 120_000);
+});
+
 describe('The live day: a case’s ETA for the customer', () => {
   it('answers the eta of a stop on the road, the technician’s first name and the position’s age; 404 off the road', async () => {
     // Prepare

@@ -144,6 +144,11 @@ describe('Other settings singletons', () => {
     ['/api/v2/document-management/settings', { allowed_file_types: [] }, ['#/allowed_file_types']],
     ['/api/v2/document-management/settings', { allowed_file_types: ['EXE'] }, ['#/allowed_file_types/0']],
     ['/api/v2/document-management/settings', { retention_days: null }, ['#/retention_days']],
+    ['/api/v2/live-day/settings', { arrival_radius_m: 10 }, ['#/arrival_radius_m']],
+    ['/api/v2/live-day/settings', { arrival_radius_m: 150.5 }, ['#/arrival_radius_m']],
+    ['/api/v2/live-day/settings', { dwell: 'PT10S' }, ['#/dwell']],
+    ['/api/v2/live-day/settings', { dwell: 'two minutes' }, ['#/dwell']],
+    ['/api/v2/live-day/settings', { dwell: null }, ['#/dwell']],
   ])('PATCH %s %j is 422 at %j', async (path, body, expected) => {
     const response = await call('PATCH', path, { token: admin, body });
     expect(response.status, response.text).toBe(422);

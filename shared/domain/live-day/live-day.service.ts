@@ -41,7 +41,7 @@ export async function followReport(
   if (!speaksForSomeone(device)) return { live, apply: nothing };
   const watch = await watchOf(workspaceId, device, now);
   if (!watch) return { live: undefined, apply: nothing };
-  const followed = followPosition(watch, live, position, now);
+  const followed = followPosition(watch, live, position, now, watch.settings);
   if (followed.changes.size === 0) return { live: followed.live, apply: nothing };
   return {
     live: followed.live,
@@ -103,6 +103,7 @@ async function writeStops(
   if (written) {
     const arrived = new Map(written.stops.map((stop) => [stop.case_id, stop.arrived_at]));
     rememberWatch(workspaceId, deviceId, {
+      ...watch,
       tour: written,
       stops: watch.stops.map((stop) => {
         const at = arrived.get(stop.caseId);

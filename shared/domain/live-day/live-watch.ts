@@ -4,19 +4,25 @@
  * of the tour on the road with its vehicle (`vehicle_id`) — with its stops' places, windows and
  * durations. Kept per container for a minute, so a report that changes nothing costs no read:
  * telemetry every few seconds reads the tour about once a minute per device, and a tour's own
- * writes through this module refresh it at once.
+ * writes through this module refresh it at once. The workspace's live-day settings (radius and
+ * dwell) ride on the watch, so a change of them reaches the detector within the same minute.
  */
 import type { StoredRecord } from '../../data/table.ts';
+import { parseIsoDuration } from '../../schema/duration.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { durationSecondsOf } from '../cases/case-planning.ts';
+import { getSettings } from '../settings/settings.service.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
+import { type DetectorSettings, defaultDetectorSettings } from './arrival-detector.ts';
 import type { EtaStop } from './eta.ts';
 
 export interface LiveWatch {
   tour: Tour;
   /** The stops with a place, in the tour's order (stops whose case has no location are not followed). */
   stops: EtaStop[];
+  /** How arrivals and departures are told (the workspace's live-day settings). */
+  settings: DetectorSettings;
 }
 
 const keptMs = 60_000;
@@ -40,8 +46,21 @@ async function tourOnTheRoad(
   return items[0];
 }
 
+/** The workspace's radius and dwell; the defaults when it never changed them. */
+export async function detectorSettings(workspaceId: string): Promise<DetectorSettings> {
+  const fields = await getSettings({ workspaceId }, 'live_day');
+  const dwell = parseIsoDuration(String(fields.dwell));
+  return {
+    radiusM: Number(fields.arrival_radius_m) || defaultDetectorSettings.radiusM,
+    dwellMs: 'seconds' in dwell ? dwell.seconds * 1000 : defaultDetectorSettings.dwellMs,
+  };
+}
+
 export async function watchTour(workspaceId: string, tour: Tour): Promise<LiveWatch> {
-  const cases = await caseStore.of(workspaceId).getMany(tour.stops.map((stop) => stop.case_id));
+  const [cases, settings] = await Promise.all([
+    caseStore.of(workspaceId).getMany(tour.stops.map((stop) => stop.case_id)),
+    detectorSettings(workspaceId),
+  ]);
   const stops: EtaStop[] = [];
   tour.stops.forEach((stop, index) => {
     const record = cases[index];
@@ -57,7 +76,7 @@ export async function watchTour(workspaceId: string, tour: Tour): Promise<LiveWa
       ...(stop.arrived_at ? { arrivedAt: Date.parse(stop.arrived_at) } : {}),
     });
   });
-  return { tour, stops };
+  return { tour, stops, settings };
 }
 
 /** The watch of a device (a minute old at most), or none when it speaks for no tour on the road. */

@@ -6,9 +6,11 @@
  * (none of these fields can be cleared: each has a default). Before the first PATCH, reads answer
  * the defaults. Published schema names: AiAssistantSettings, UpdateAiAssistantSettings,
  * McpSettings, UpdateMcpSettings, GeoservicesSettings, UpdateGeoservicesSettings,
- * DocumentManagementSettings, UpdateDocumentManagementSettings.
+ * DocumentManagementSettings, UpdateDocumentManagementSettings, LiveDaySettings,
+ * UpdateLiveDaySettings.
  */
 import * as z from 'zod';
+import { isoDuration } from '../../schema/duration.ts';
 import { countryCode } from '../cases/country-code.ts';
 
 const updatedAt = z.iso.datetime().optional().meta({
@@ -183,3 +185,37 @@ export const UpdateDocumentManagementSettingsSchema = z
     lock_version: ignoredLockVersion,
   })
   .meta({ id: 'UpdateDocumentManagementSettings', description: 'Merge patch; null on any field is 422.' });
+
+// The live day: how arrivals and departures are told from telemetry (API-DECISIONS.md).
+export const arrivalRadiusBounds = { min: 25, max: 2000 } as const;
+export const dwellBounds = { minSeconds: 30, maxSeconds: 1800 } as const;
+const arrivalRadius = z.int().min(arrivalRadiusBounds.min).max(arrivalRadiusBounds.max);
+const arrivalRadiusAbout =
+  `Metres from a case's location within which a technician counts as there, ${arrivalRadiusBounds.min}..` +
+  `${arrivalRadiusBounds.max}. Leaving is judged against a wider circle (radius × 1.5, at least 50 m more), ` +
+  'so positions scattering along the edge never flap. Default 150.';
+const dwellAbout =
+  'How long positions must stay within the radius to mark an arrival, and beyond the wider circle to mark ' +
+  'the departure (ISO 8601 duration, PT30S..PT30M). Default PT2M.';
+
+export const LiveDaySettingsSchema = z
+  .object({
+    arrival_radius_m: arrivalRadius.meta({ description: arrivalRadiusAbout }),
+    dwell: z.string().meta({ description: dwellAbout, format: 'duration', example: 'PT2M' }),
+    tenant_id: tenantId,
+    updated_at: updatedAt,
+  })
+  .meta({
+    id: 'LiveDaySettings',
+    description: 'How tour stops are marked arrived and departed from the telemetry of technicians’ devices.',
+  });
+
+export const UpdateLiveDaySettingsSchema = z
+  .object({
+    arrival_radius_m: arrivalRadius.optional().meta({ description: arrivalRadiusAbout }),
+    dwell: isoDuration({ ...dwellBounds, example: 'PT3M' })
+      .optional()
+      .meta({ description: dwellAbout }),
+    lock_version: ignoredLockVersion,
+  })
+  .meta({ id: 'UpdateLiveDaySettings', description: 'Merge patch; null on any field is 422.' });

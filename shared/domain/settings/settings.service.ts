@@ -78,6 +78,11 @@ export const singletons = {
       retention_days: fields.retention_days,
     }),
   },
+  live_day: {
+    event: 'live_day_settings.updated',
+    defaults: { arrival_radius_m: 150, dwell: 'PT2M' },
+    represent: (fields) => ({ arrival_radius_m: fields.arrival_radius_m, dwell: fields.dwell }),
+  },
 } as const satisfies Record<string, Singleton>;
 
 export type SingletonName = keyof typeof singletons;
@@ -92,7 +97,7 @@ function published(name: SingletonName, workspaceId: string, stored: Fields | un
   };
 }
 
-export async function getSettings(ctx: Actor, name: SingletonName): Promise<Fields> {
+export async function getSettings(ctx: Pick<Actor, 'workspaceId'>, name: SingletonName): Promise<Fields> {
   return published(name, ctx.workspaceId, await settingsStore.of(ctx).get(name));
 }
 

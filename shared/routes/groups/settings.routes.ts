@@ -8,10 +8,12 @@ import {
   AiAssistantSettingsSchema,
   DocumentManagementSettingsSchema,
   GeoservicesSettingsSchema,
+  LiveDaySettingsSchema,
   McpSettingsSchema,
   UpdateAiAssistantSettingsSchema,
   UpdateDocumentManagementSettingsSchema,
   UpdateGeoservicesSettingsSchema,
+  UpdateLiveDaySettingsSchema,
   UpdateMcpSettingsSchema,
 } from '../../domain/settings/settings.schema.ts';
 import type { RouteSpec } from '../../http/route-spec.ts';
@@ -142,5 +144,20 @@ export const settingsRoutes = [
     },
     patch: { max_file_size_mb: 10, allowed_file_types: ['PDF', 'PNG', 'JPEG'] },
     event: 'document_management_settings.updated',
+  }),
+  ...singletonRoutes({
+    path: '/api/v2/live-day/settings',
+    name: 'live_day',
+    title: 'live day',
+    about:
+      'How the live day tells arrivals and departures from telemetry: a technician has arrived at a stop when ' +
+      'the positions of a device speaking for them stay within `arrival_radius_m` of the case for `dwell`, and ' +
+      'has left when they stay beyond the wider exit circle for as long. A change applies to positions ' +
+      'reported from at most a minute later.',
+    item: LiveDaySettingsSchema,
+    update: UpdateLiveDaySettingsSchema,
+    example: { arrival_radius_m: 250, dwell: 'PT3M', tenant_id: tenantId, updated_at: updatedAt },
+    patch: { arrival_radius_m: 250, dwell: 'PT3M' },
+    event: 'live_day_settings.updated',
   }),
 ] as const satisfies readonly RouteSpec[];
