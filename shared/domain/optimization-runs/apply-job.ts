@@ -28,8 +28,8 @@ import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import { journalOf } from './apply-journal.ts';
 import { applyPlanOf, type CasePlan, type TourPlan, type TourState } from './apply-plan.ts';
 import { eachLimited, finish, type Job, tourDate, updateApplication } from './apply-state.ts';
-import { decideToUndo, undoAndFinish } from './apply-undo.ts';
-import { writeCase, writeTour } from './apply-writes.ts';
+import { decideToUndo, originalState, undoAndFinish } from './apply-undo.ts';
+import { tourHolds, writeCase, writeTour } from './apply-writes.ts';
 import type { RunRecord } from './optimization-run.record.ts';
 import { runStore } from './optimization-run.store.ts';
 import type { RunApplication } from './run-application.ts';
@@ -268,7 +268,18 @@ async function tourPhase(job: Job, tour: TourPlan, phase: 'release' | 'claim'): 
   const ref = { key: tour.key, id: tour.id, readVersion: tour.original?.v };
   for (let step = from; step < to; step++) {
     if ((job.writer.entries.get(tour.key)?.steps_done ?? 0) > step) continue;
-    await writeTour(job.writer, ref, all[step] as TourState, step + 1, tourDate(job, tour));
+    // A tour on the road (REPAIR) that only the live day's ETAs changed since is as the plan needs it.
+    const before = step === 0 ? tour.original && originalState(tour) : all[step - 1];
+    const onTheRoad = tour.original?.status === 'IN_PROGRESS' && before;
+    await writeTour(
+      job.writer,
+      ref,
+      all[step] as TourState,
+      step + 1,
+      tourDate(job, tour),
+      {},
+      onTheRoad ? tourHolds(before, 'IN_PROGRESS') : undefined,
+    );
   }
 }
 

@@ -14,7 +14,8 @@
  * Releasing before claiming keeps one open tour per case at every moment (tour-claims.ts): a case
  * moved from tour A to tour B leaves A before B takes it. A locked case the plan could not keep
  * (LOCK_NOT_KEPT), and a stop pinned where it is (under way, done, due), stays on its tour, in
- * time order, and is never written; cases the plan does not touch are not written either. A tour
+ * time order, and is never written; cases the plan does not touch are not written either. A REPAIR
+ * run's tour on the road keeps its stops started, done or skipped first, in their order. A tour
  * step moves at most `maxStopsPerStep` stops, so each fits one transaction with its guards.
  */
 import type { StoredStop, TourStop } from '../tours/tour.schema.ts';
@@ -139,8 +140,21 @@ function tourPlans(plan: RunPlan, planned: ReadonlySet<string>): TourPlan[] {
         (route?.stops ?? []).map((stop) => ({ case_id: stop.case_id, planned_arrival: stop.arrival })),
         tour.stops,
       );
+      const kept = keptStops(plan, tour, planned);
+      const pinned = (stop: TourStop) => plan.basis.cases[stop.case_id]?.pinned === true;
       target = {
-        stops: merged(routeStops, keptStops(plan, tour, planned), plan),
+        // A tour on the road (REPAIR) keeps what was started, done or skipped first, as it was.
+        stops:
+          tour.status === 'IN_PROGRESS'
+            ? [
+                ...kept.filter(pinned),
+                ...merged(
+                  routeStops,
+                  kept.filter((stop) => !pinned(stop)),
+                  plan,
+                ),
+              ]
+            : merged(routeStops, kept, plan),
         ...(route ? { driver_id: route.user_id } : tour.driver_id ? { driver_id: tour.driver_id } : {}),
         ...((route ? route.vehicle_id : tour.vehicle_id)
           ? { vehicle_id: route ? route.vehicle_id : tour.vehicle_id }

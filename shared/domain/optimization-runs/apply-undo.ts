@@ -83,7 +83,7 @@ async function undo(job: Job): Promise<Ref[]> {
         -1,
         tourDate(job, tour),
         state ? {} : { restored: true },
-        last ? tourHolds(last) : undefined,
+        last ? tourHolds(last, tour.original?.status ?? 'PLANNED') : undefined,
       );
     }),
   );
@@ -112,7 +112,7 @@ const originalTarget = (entry: CasePlan) => ({
   ...(entry.original.scheduled_end ? { scheduled_end: entry.original.scheduled_end } : {}),
 });
 
-function originalState(tour: TourPlan): TourState {
+export function originalState(tour: TourPlan): TourState {
   const original = tour.original;
   return {
     stops: canonicalStops(original?.stops ?? []),

@@ -14,10 +14,10 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
-import type { Tour } from '../tours/tour.schema.ts';
+import type { StoredStop, Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { type ClaimConflict, tourClaims } from '../tours/tour-claims.ts';
-import { canonicalStops } from '../tours/tour-stops.ts';
+import { canonicalStops, plannedShape, withCurrentEtas } from '../tours/tour-stops.ts';
 import { ApplyConflict, type Ref } from './apply-conflicts.ts';
 import type { Journal, JournalEntry } from './apply-journal.ts';
 import type { CaseTarget, TourState } from './apply-plan.ts';
@@ -92,18 +92,19 @@ async function expected<T extends { lock_version: number }>(
   return current;
 }
 
-const tourState = (tour: Tour) =>
-  JSON.stringify([canonicalStops(tour.stops), tour.driver_id, tour.vehicle_id, tour.shift_id, tour.status]);
+/** What a plan decides of a tour: ETAs, which the live day rewrites as it likes, are not part of it. */
+const tourState = (tour: Omit<TourState, 'stops'> & { stops: readonly StoredStop[]; status: string }) =>
+  JSON.stringify([plannedShape(tour.stops), tour.driver_id, tour.vehicle_id, tour.shift_id, tour.status]);
 
-/** Whether a tour still holds exactly what the apply last wrote (`state`, PLANNED). */
-export function tourHolds(state: TourState): (tour: Tour) => boolean {
-  const wanted = JSON.stringify([
-    canonicalStops(state.stops),
-    state.driver_id,
-    state.vehicle_id,
-    state.shift_id,
-    'PLANNED',
-  ]);
+/**
+ * Whether a tour still holds exactly what the apply last wrote (`state`, PLANNED; a REPAIR run's
+ * tour on the road, IN_PROGRESS), whatever ETAs the live day wrote since.
+ */
+export function tourHolds(
+  state: TourState,
+  status: 'PLANNED' | 'IN_PROGRESS' = 'PLANNED',
+): (tour: Tour) => boolean {
+  const wanted = tourState({ ...state, status });
   return (tour) => tourState(tour) === wanted;
 }
 
@@ -121,7 +122,12 @@ function nextTour(current: Tour | undefined, state: TourState, date: string): To
   const base: Tour = current
     ? { ...current, lock_version: current.lock_version + 1, updated_at: now }
     : { id: uuidv7(), date, status: 'PLANNED', stops: [], created_at: now, updated_at: now, lock_version: 0 };
-  const next: Tour = { ...base, stops: canonicalStops(state.stops) };
+  const stops = canonicalStops(state.stops);
+  // A tour on the road keeps the ETAs the live day wrote since the run read it.
+  const next: Tour = {
+    ...base,
+    stops: current?.status === 'IN_PROGRESS' ? withCurrentEtas(stops, current.stops) : stops,
+  };
   for (const field of ['driver_id', 'vehicle_id', 'shift_id'] as const) {
     if (state[field]) next[field] = state[field];
     else delete next[field];

@@ -7,6 +7,7 @@ import type { ScheduleLock } from '../cases/case-enums.ts';
 import type { PlannedRoute } from '../scheduling/planning-result.ts';
 import type { UnassignedReason } from '../scheduling/unassigned-reasons.ts';
 import type { StoredStop } from '../tours/tour.schema.ts';
+import type { RunMode } from './optimization-run.schema.ts';
 import type { FailureCode, RunStatus } from './optimization-run-statuses.ts';
 import type { RunApplication } from './run-application.ts';
 
@@ -16,11 +17,16 @@ export interface RunSummary {
   distance_m: number;
   travel_duration: string;
   solve_ms: number;
+  /** REPAIR runs: remaining stops that changed place in their order, or technician. */
+  reordered?: number;
+  reassigned?: number;
 }
 
 export interface RunRecord {
   id: string;
   status: RunStatus;
+  /** Absent on runs made before modes existed: PLAN. */
+  mode?: RunMode;
   from: string;
   to: string;
   case_ids?: string[];
@@ -80,6 +86,8 @@ export interface TourBasis {
   stops: StoredStop[];
   driver_id?: string;
   vehicle_id?: string;
+  /** IN_PROGRESS: a tour on the road a REPAIR run re-plans (absent: PLANNED). */
+  status?: 'IN_PROGRESS';
 }
 
 export type Coordinates = [latitude: number, longitude: number];

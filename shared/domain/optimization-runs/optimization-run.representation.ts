@@ -23,6 +23,7 @@ export function representRun(run: RunRecord, plan?: RunPlan): OptimizationRun {
   const deadline = run.status === 'RUNNING' ? answerDueOf(run) : undefined;
   return {
     ...published,
+    mode: run.mode ?? 'PLAN',
     ...(application ? { application: publishedApplication(application) } : {}),
     ...(deadline !== undefined ? { expected_finish_at: new Date(deadline).toISOString() } : {}),
     ...(plan && run.summary

@@ -6,6 +6,7 @@
  * OptimizationRunRoute, OptimizationRunStop, OptimizationRunUnassignedCase, OptimizationRunSummary.
  */
 import * as z from 'zod';
+import type { FieldIssueParams } from '../../schema/field-error.ts';
 import { dateTime } from '../../schema/fields.ts';
 import { horizonRule } from '../../schema/horizon.ts';
 import { pagedListSchema } from '../../schema/list.ts';
@@ -22,6 +23,19 @@ import {
 import { applicationStatuses } from './run-application.ts';
 
 export { runStatuses };
+
+/** What a run does: PLAN the horizon from scratch, or REPAIR the rest of a day on the road. */
+export const runModes = ['PLAN', 'REPAIR'] as const;
+export type RunMode = (typeof runModes)[number];
+const modeAbout =
+  'PLAN (default): plan the horizon (the cases of the default selection or `case_ids` into the shifts). ' +
+  'REPAIR (API-DECISIONS.md, "The live day"): re-plan the rest of the day of `shift_ids` (required) when the ' +
+  'day drifted from its plan: the stops already started, done or skipped stay as they are, the rest of each ' +
+  'day starts where and when the current work ends (the last position telemetry reported, else the last ' +
+  'stop’s place), locks are kept, and the remaining stops keep their order and technicians wherever the day ' +
+  'still works: a stop is moved, given to another of the shifts, or left out (it returns to NEW when applied) ' +
+  'only where its window or the shift’s end cannot be kept otherwise, the fewest such changes first. `case_ids` ' +
+  'adds cases to fit in. `from` defaults to now and `to` to the end of the latest shift. Applied like any run.';
 
 const duration = (description: string) =>
   z.string().meta({ format: 'duration', description, example: 'PT2H15M' });
@@ -70,6 +84,12 @@ export const RunSummarySchema = z
     distance_m: z.int().min(0).meta({ description: 'Metres driven over all routes.' }),
     travel_duration: duration('Driving time over all routes (ISO 8601).'),
     solve_ms: z.int().min(0).meta({ description: 'Milliseconds the optimizer searched.' }),
+    reordered: z.int().min(0).optional().meta({
+      description: 'REPAIR runs: remaining stops that change place in their technician’s order.',
+    }),
+    reassigned: z.int().min(0).optional().meta({
+      description: 'REPAIR runs: remaining stops given to another of the shifts.',
+    }),
   })
   .meta({ id: 'OptimizationRunSummary', description: 'The plan in numbers.' });
 
@@ -143,6 +163,7 @@ export const OptimizationRunSchema = z
         'QUEUED (waiting for the solver), RUNNING (being solved), SUCCEEDED (`result` holds the plan), ' +
         'FAILED (`failure_code` and `failure_reason` say why) or CANCELLED. The last three are final.',
     }),
+    mode: z.enum(runModes).meta({ description: modeAbout }),
     from: z.iso.datetime().meta({ description: 'Start of the planning horizon (UTC).' }),
     to: z.iso.datetime().meta({ description: 'End of the planning horizon (UTC).' }),
     case_ids: z.array(z.uuid()).optional().meta({
@@ -238,12 +259,39 @@ function uniqueIds(max: number, what: string) {
     .meta({ uniqueItems: true });
 }
 
+const requiredIssue: FieldIssueParams = { fieldErrorType: 'field-required' };
+
+/** `from` and `to` plan a horizon (required); a REPAIR run names its shifts and may bound the rest of the day. */
+function modeRule(
+  ctx: z.core.ParsePayload<{ mode?: RunMode; from?: string; to?: string; shift_ids?: string[] }>,
+): void {
+  const required = (field: string, message: string) =>
+    ctx.issues.push({ code: 'custom', input: undefined, path: [field], message, params: requiredIssue });
+  if (ctx.value.mode === 'REPAIR') {
+    if (!ctx.value.shift_ids) required('shift_ids', 'a REPAIR run names the shifts whose day it re-plans');
+    return;
+  }
+  for (const field of ['from', 'to'] as const) {
+    if (ctx.value[field] === undefined) required(field, 'required (only a REPAIR run may leave it out)');
+  }
+}
+
 export const CreateOptimizationRunSchema = z
   .object({
-    from: dateTime().meta({ description: 'Start of the planning horizon (RFC 3339).' }),
-    to: dateTime().meta({
-      description: `End of the planning horizon: after from, at most ${maxHorizonDays} days later.`,
-    }),
+    mode: z.enum(runModes).optional().meta({ description: modeAbout }),
+    from: dateTime()
+      .optional()
+      .meta({
+        description:
+          'Start of the planning horizon (RFC 3339). Required unless mode is REPAIR (default: now).',
+      }),
+    to: dateTime()
+      .optional()
+      .meta({
+        description:
+          `End of the planning horizon: after from, at most ${maxHorizonDays} days later. Required unless mode is ` +
+          'REPAIR (default: the end of the latest of its shifts).',
+      }),
     case_ids: uniqueIds(maxPlannedCases, 'case')
       .optional()
       .meta({
@@ -272,6 +320,7 @@ export const CreateOptimizationRunSchema = z
       }),
   })
   .check(horizonRule(maxHorizonDays))
+  .check(modeRule)
   .meta({ id: 'CreateOptimizationRun' });
 
 export type CreateOptimizationRun = z.output<typeof CreateOptimizationRunSchema>;

@@ -68,20 +68,57 @@ async function shiftErrors(ctx: Actor, ids: readonly string[], from: string, to:
   });
 }
 
+/**
+ * The horizon of a REPAIR run: from now (or `from`) to the end of the latest of its shifts (or
+ * `to`); a shift whose hours are over has no rest of the day to re-plan (422 at its index).
+ */
+async function repairHorizon(
+  ctx: Actor,
+  input: CreateOptimizationRun,
+  now: string,
+): Promise<{ from: string; to: string; errors: FieldError[] }> {
+  const ids = input.shift_ids ?? [];
+  const found = await shiftStore.of(ctx).getMany(ids.map((id) => id.toLowerCase()));
+  const from = input.from ?? now;
+  const errors = ids.flatMap((_, index) => {
+    const shift = found[index];
+    if (shift && shift.end <= from) {
+      return [invalid(`#/shift_ids/${index}`, 'the shift is over: a REPAIR run re-plans the rest of a day')];
+    }
+    return [];
+  });
+  const ends = found.flatMap((shift) => (shift ? [shift.end] : []));
+  const latest = ends.sort().at(-1);
+  const to =
+    input.to ?? (latest && latest > from ? latest : new Date(Date.parse(from) + 3600_000).toISOString());
+  return { from, to, errors };
+}
+
+/** One error per field: the first said of it. */
+function uniqueByPointer(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => !seen.has(error.pointer) && Boolean(seen.add(error.pointer)));
+}
+
 export async function createRun(ctx: Actor, input: CreateOptimizationRun): Promise<OptimizationRun> {
+  const now = new Date().toISOString();
+  const repair =
+    input.mode === 'REPAIR' ? await repairHorizon(ctx, input, now) : { errors: [] as FieldError[] };
+  const from = 'from' in repair ? repair.from : (input.from as string);
+  const to = 'to' in repair ? repair.to : (input.to as string);
   const [cases, shifts] = await Promise.all([
     input.case_ids ? caseErrors(ctx, input.case_ids) : [],
-    input.shift_ids ? shiftErrors(ctx, input.shift_ids, input.from, input.to) : [],
+    input.shift_ids ? shiftErrors(ctx, input.shift_ids, from, to) : [],
   ]);
-  const errors = [...cases, ...shifts];
+  const errors = [...cases, ...uniqueByPointer([...repair.errors, ...shifts])];
   if (errors.length > 0) throw new OptimizationRunError('invalid', { fields: errors });
   const id = uuidv7();
-  const now = new Date().toISOString();
   const run: RunRecord = {
     id,
     status: 'QUEUED',
-    from: input.from,
-    to: input.to,
+    ...(input.mode === 'REPAIR' ? { mode: 'REPAIR' as const } : {}),
+    from,
+    to,
     ...(input.case_ids ? { case_ids: input.case_ids.map((caseId) => caseId.toLowerCase()) } : {}),
     ...(input.shift_ids ? { shift_ids: input.shift_ids.map((shiftId) => shiftId.toLowerCase()) } : {}),
     time_limit_seconds: input.time_limit_seconds ?? timeLimits.default,

@@ -44,6 +44,8 @@ export interface PlanningInput {
   problem: PlanningProblem;
   basis: RunPlan['basis'];
   places: RunPlan['places'];
+  /** REPAIR runs: each shift's remaining stops (case ids) in their current order. */
+  current?: Record<string, string[]>;
 }
 
 /** The run asks for more than one run plans: FAILED with TOO_LARGE. */
@@ -90,7 +92,7 @@ async function fixedCaseIds(scope: StoreScope, run: RunRecord): Promise<Set<stri
 }
 
 /** A case as read, and what planning keeps of it. */
-interface ReadCase {
+export interface ReadCase {
   record: Case;
   /** Planned as a job (else only kept, or taken off its tour, by apply). */
   job: boolean;
@@ -145,7 +147,7 @@ async function casesOf(
  * The other PLANNED tours that hold a case the run may plan (a stop apply moves), and the cases
  * held by a tour on the road, which are not planned. Guards name the tours (tour-claims.ts).
  */
-async function holdingTours(
+export async function holdingTours(
   scope: StoreScope,
   cases: Map<string, ReadCase>,
   replaced: ReadonlySet<string>,
@@ -177,7 +179,7 @@ function windowsFrom(record: Case, run: RunRecord, now: number): Array<{ start: 
   );
 }
 
-function planCase({ record, pinnedTo }: ReadCase, run: RunRecord, now: number): PlanCase {
+export function planCase({ record, pinnedTo }: ReadCase, run: RunRecord, now: number): PlanCase {
   const lock = record.schedule_lock;
   const pinned = pinnedTo !== undefined;
   const keepsTime = (pinned || locksTime(lock)) && record.scheduled_start !== undefined;
@@ -201,7 +203,7 @@ const secondsOf = (duration: string) => {
   return 'seconds' in parsed ? parsed.seconds : 0;
 };
 
-function planShift(shift: Shift, skillIds: readonly string[]): PlanShift {
+export function planShift(shift: Shift, skillIds: readonly string[]): PlanShift {
   return {
     id: shift.id,
     userId: shift.user_id,
@@ -219,9 +221,10 @@ function planShift(shift: Shift, skillIds: readonly string[]): PlanShift {
   };
 }
 
-function tourBasis(tour: Tour): TourBasis {
+export function tourBasis(tour: Tour): TourBasis {
   return {
     v: tour.lock_version,
+    ...(tour.status === 'IN_PROGRESS' ? { status: 'IN_PROGRESS' as const } : {}),
     shift_id: tour.shift_id ?? '',
     stops: tour.stops,
     ...(tour.driver_id ? { driver_id: tour.driver_id } : {}),
@@ -229,7 +232,7 @@ function tourBasis(tour: Tour): TourBasis {
   };
 }
 
-function caseBasis({ record, pinnedTo }: ReadCase): CaseBasis {
+export function caseBasis({ record, pinnedTo }: ReadCase): CaseBasis {
   return {
     v: record.lock_version,
     status: record.status,
@@ -269,7 +272,12 @@ export async function readPlanningInput(
     shifts: Object.fromEntries(shifts.map((shift) => [shift.id, { v: shift.lock_version }])),
     tours: Object.fromEntries([...replaced, ...others].map((tour) => [tour.id, tourBasis(tour)])),
   };
-  const places: RunPlan['places'] = {
+  return { problem, basis, places: placesRead(jobs, shifts) };
+}
+
+/** Where the planned cases and the shifts' start and end are: what the run's map draws. */
+export function placesRead(jobs: readonly ReadCase[], shifts: readonly Shift[]): RunPlan['places'] {
+  return {
     cases: Object.fromEntries(
       jobs.flatMap(({ record }) =>
         record.location ? [[record.id, [record.location.latitude, record.location.longitude]]] : [],
@@ -285,5 +293,4 @@ export async function readPlanningInput(
       ]),
     ),
   };
-  return { problem, basis, places };
 }

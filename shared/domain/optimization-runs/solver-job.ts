@@ -26,7 +26,9 @@ import type { RunPlan, RunRecord } from './optimization-run.record.ts';
 import { settleIfStalled } from './optimization-run.service.ts';
 import { runStore } from './optimization-run.store.ts';
 import { preparationBudgetSeconds } from './optimization-run-statuses.ts';
-import { PlanTooLargeError, readPlanningInput } from './planning-input.ts';
+import { type PlanningInput, PlanTooLargeError, readPlanningInput } from './planning-input.ts';
+import { readRepairInput } from './repair-input.ts';
+import { repairPlan } from './repair-plan.ts';
 import { discardPlanParts, type PlanHeader, writePlanParts } from './run-plan.store.ts';
 import { type Failure, failRun, markSolving, succeedRun, takeRun } from './run-transitions.ts';
 import type { SolverMessage } from './solver-dispatch.consumer.ts';
@@ -166,7 +168,8 @@ async function planRun(
   travel: TravelPort,
   solver: SolverPort,
 ): Promise<{ summary: ReturnType<typeof toPlanResult>['summary']; plan: RunPlan } | undefined> {
-  const { problem, basis, places } = await readPlanningInput(workspaceId, run);
+  const read = run.mode === 'REPAIR' ? readRepairInput : readPlanningInput;
+  const { problem, basis, places, current } = await read(workspaceId, run);
   let matrix: Awaited<ReturnType<TravelPort['matrix']>>;
   try {
     matrix = await travel.matrix(placesOf(problem));
@@ -178,7 +181,14 @@ async function planRun(
   const translation = toVroomInput(problem, matrix);
   const { jobs, vehicles } = translation.input;
   let answer: { output: VroomAnswer; solveMs: number };
-  if (jobs.length === 0 || vehicles.length === 0) {
+  let changes: { reordered: number; reassigned: number } | undefined;
+  if (current) {
+    // A REPAIR run: the fewest changes to the day as it stands (repair-plan.ts), no search.
+    const started = performance.now();
+    const repaired = repairPlan(translation.input, currentByVehicle(translation, current), matrix);
+    answer = { output: repaired.answer, solveMs: performance.now() - started };
+    changes = { reordered: repaired.reordered, reassigned: repaired.reassigned };
+  } else if (jobs.length === 0 || vehicles.length === 0) {
     // Nothing to search: every case is left out with its reason, no route is planned.
     answer = {
       output: { routes: [], unassigned: jobs.map((job) => ({ id: job.id as number })) } as VroomAnswer,
@@ -204,7 +214,21 @@ async function planRun(
     basis,
     places,
   };
-  return { summary: result.summary, plan };
+  return { summary: { ...result.summary, ...changes }, plan };
+}
+
+/** Each vehicle's remaining stops as job ids, in their current order. */
+function currentByVehicle(
+  translation: ReturnType<typeof toVroomInput>,
+  current: NonNullable<PlanningInput['current']>,
+): number[][] {
+  const jobOf = new Map(translation.caseOfJob.map((caseId, index) => [caseId, index + 1]));
+  return translation.shiftOfVehicle.map((shift) =>
+    (current[shift.id] ?? []).flatMap((caseId) => {
+      const job = jobOf.get(caseId);
+      return job === undefined ? [] : [job];
+    }),
+  );
 }
 
 export const deadLetterReason =

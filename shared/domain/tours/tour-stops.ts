@@ -68,3 +68,34 @@ export function storedStops(
     };
   });
 }
+
+/** The fields of a stop the live day rewrites as the technician moves: never a plan's. */
+const etaFields = ['eta', 'late', 'late_by'] as const;
+
+/**
+ * The stops without their ETAs: what a plan decides of a tour (its order, planned arrivals,
+ * statuses, arrivals and departures). A tour on the road whose ETAs moved since a REPAIR run read
+ * it still holds what the run planned from.
+ */
+export function plannedShape(stops: readonly StoredStop[]): TourStop[] {
+  return canonicalStops(stops).map((stop) => {
+    const shaped = { ...stop };
+    for (const field of etaFields) delete shaped[field];
+    return shaped;
+  });
+}
+
+/** `stops` with the ETAs the live day wrote since into `current` (by case), the newest it knows. */
+export function withCurrentEtas(stops: readonly TourStop[], current: readonly StoredStop[]): TourStop[] {
+  const now = new Map(current.map((stop) => [stop.case_id, stop]));
+  return stops.map((stop) => {
+    const latest = now.get(stop.case_id);
+    if (!latest) return stop;
+    const next = { ...stop };
+    for (const field of etaFields) {
+      if (latest[field] === undefined) delete next[field];
+      else Object.assign(next, { [field]: latest[field] });
+    }
+    return next;
+  });
+}
