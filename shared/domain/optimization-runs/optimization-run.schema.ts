@@ -279,12 +279,9 @@ function modeRule(
 export const CreateOptimizationRunSchema = z
   .object({
     mode: z.enum(runModes).optional().meta({ description: modeAbout }),
-    from: dateTime()
-      .optional()
-      .meta({
-        description:
-          'Start of the planning horizon (RFC 3339). Required unless mode is REPAIR (default: now).',
-      }),
+    from: dateTime().optional().meta({
+      description: 'Start of the planning horizon (RFC 3339). Required unless mode is REPAIR (default: now).',
+    }),
     to: dateTime()
       .optional()
       .meta({
