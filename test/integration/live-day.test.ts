@@ -29,8 +29,23 @@ const offset = (from: typeof origin, east: number, north: number) => ({
 const minute = 60_000;
 
 /** A technician on the road: their phone, and a tour IN_PROGRESS through cases at `places`. */
-async function onTheRoad(places: Array<{ place: typeof origin; windowEnd?: string }>) {
+async function onTheRoad(
+  places: Array<{ place: typeof origin; windowEnd?: string }>,
+  options: { shift?: boolean } = {},
+) {
   const user = await createUser(admin, { firstname: 'Live', lastname: `Tech ${randomUUID().slice(0, 4)}` });
+  const shift = options.shift
+    ? await call('POST', '/api/v2/shifts', {
+        token: dispatcher,
+        body: {
+          user_id: user.id,
+          start: new Date(Date.now() - 2 * 3600_000).toISOString(),
+          end: new Date(Date.now() + 6 * 3600_000).toISOString(),
+          start_location: origin,
+        },
+      })
+    : undefined;
+  if (shift) expect(shift.status, shift.text).toBe(201);
   const device = await call('POST', '/api/v2/devices', { token: dispatcher, body: { user_id: user.id } });
   expect(device.status, device.text).toBe(201);
   const code = await call('POST', `/api/v2/devices/${device.body.id}/setup-codes`, { token: dispatcher });
@@ -61,6 +76,7 @@ async function onTheRoad(places: Array<{ place: typeof origin; windowEnd?: strin
     body: {
       date: new Date().toISOString().slice(0, 10),
       driver_id: user.id,
+      ...(shift ? { shift_id: shift.body.id } : {}),
       stops: caseIds.map((case_id) => ({ case_id })),
       status: 'IN_PROGRESS',
     },
@@ -76,7 +92,7 @@ async function onTheRoad(places: Array<{ place: typeof origin; windowEnd?: strin
   };
   const readTour = async () =>
     (await call('GET', `/api/v2/tours/${tour.body.id}`, { token: dispatcher })).body;
-  return { caseIds, tourId: tour.body.id as string, report, readTour };
+  return { caseIds, tourId: tour.body.id as string, shiftId: shift?.body.id as string, report, readTour };
 }
 
 /** Reports every 15 s from `start` along `path(t)` for `durationMs`. */
@@ -189,6 +205,82 @@ describe('The live day: the workspace’s arrival radius and dwell', () => {
       });
     }
   }, 120_000);
+});
+
+describe('The live day: a REPAIR run re-plans the rest of a day that drifted', () => {
+  const runs = '/api/v2/scheduling/optimization-runs';
+  const runOnceIt = async (id: string, done: (run: Record<string, any>) => boolean) =>
+    eventually(async () => {
+      const run = await call('GET', `${runs}/${id}`, { token: dispatcher });
+      expect(done(run.body), JSON.stringify(run.body)).toBe(true);
+      return run.body as Record<string, any>;
+    }, 30_000);
+
+  it('keeps the stop already done first, moves only the stop that would miss its window, and applies to the tour on the road', async () => {
+    // Prepare: A (3 km east) is done; B (6 km east) comes next in the plan, but C, a kilometre
+    // north of A, must start within 25 minutes: after B's 20 minutes of work it could not.
+    const a = offset(origin, 3000, 0);
+    const b = offset(origin, 6000, 0);
+    const c = offset(a, 0, 1000);
+    const day = await onTheRoad(
+      [{ place: a }, { place: b }, { place: c, windowEnd: new Date(Date.now() + 25 * minute).toISOString() }],
+      { shift: true },
+    );
+    const start = Date.now() - 30 * minute;
+    await drive(day.report, start, 5 * minute, (t) => offset(origin, Math.min(3000, (t / 1000) * 10), 0));
+    await drive(day.report, start + 5 * minute, 8 * minute, () => offset(a, 5, 5));
+    await drive(day.report, start + 13 * minute, 3 * minute, (t) =>
+      offset(a, 0, Math.min(400, (t / 1000) * 5)),
+    );
+    expect((await day.readTour()).stops[0]).toMatchObject({ status: 'DONE' });
+
+    // Act
+    const created = await call('POST', runs, {
+      token: dispatcher,
+      body: { mode: 'REPAIR', shift_ids: [day.shiftId] },
+    });
+    expect(created.status, created.text).toBe(202);
+    expect(created.body).toMatchObject({ mode: 'REPAIR', shift_ids: [day.shiftId] });
+    const run = await runOnceIt(created.body.id, (body) => body.status === 'SUCCEEDED');
+    // Meanwhile the van is stuck 20 km away: the live day rewrites the ETAs (a new tour version),
+    // which is no conflict for the repair.
+    const before = (await day.readTour()).lock_version;
+    await day.report(offset(origin, -20_000, 0), Date.now() - 1000);
+    await eventually(async () => expect((await day.readTour()).lock_version).toBeGreaterThan(before));
+    const applied = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+    expect(applied.status, applied.text).toBe(202);
+    const after = await runOnceIt(created.body.id, (body) => body.application?.status !== 'APPLYING');
+
+    // Assess
+    const [caseA, caseB, caseC] = day.caseIds;
+    expect(run.result.routes).toHaveLength(1);
+    expect(run.result.routes[0].stops.map((stop: { case_id: string }) => stop.case_id)).toEqual([
+      caseC,
+      caseB,
+    ]);
+    expect(run.result.unassigned).toEqual([]);
+    expect(run.summary).toMatchObject({ assigned: 2, reordered: 1, reassigned: 0 });
+    expect(after.application.status, JSON.stringify(after.application)).toBe('APPLIED');
+    const tour = await day.readTour();
+    expect(tour.status).toBe('IN_PROGRESS');
+    expect(tour.stops.map((stop: { case_id: string }) => stop.case_id)).toEqual([caseA, caseC, caseB]);
+    expect(tour.stops[0]).toMatchObject({
+      status: 'DONE',
+      arrived_at: expect.any(String),
+      departed_at: expect.any(String),
+    });
+    const scheduled = await call('GET', `/api/v2/cases/${caseC}`, { token: dispatcher });
+    expect(Date.parse(scheduled.body.scheduled_start)).toBeLessThanOrEqual(Date.now() + 25 * minute);
+  }, 120_000);
+
+  it('asks a REPAIR run for its shifts, and any other run for its horizon (422 at the pointer)', async () => {
+    const repair = await call('POST', runs, { token: dispatcher, body: { mode: 'REPAIR' } });
+    const plan = await call('POST', runs, { token: dispatcher, body: { to: new Date().toISOString() } });
+    expect(repair.status, repair.text).toBe(422);
+    expect(repair.body.errors.map((error: { pointer: string }) => error.pointer)).toEqual(['#/shift_ids']);
+    expect(plan.status, plan.text).toBe(422);
+    expect(plan.body.errors.map((error: { pointer: string }) => error.pointer)).toEqual(['#/from']);
+  });
 });
 
 describe('The live day: a case’s ETA for the customer', () => {
