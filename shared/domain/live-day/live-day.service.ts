@@ -16,7 +16,7 @@ import { tourStore } from '../tours/tour.store.ts';
 import { tourClaims } from '../tours/tour-claims.ts';
 import { updateVersioned } from '../versioned-write.ts';
 import { changedStops, followPosition, type LiveState, type StopChange } from './live-follow.ts';
-import { type LiveWatch, rememberWatch, watchOf } from './live-watch.ts';
+import { type LiveWatch, rememberWatch, watchOf, watchTour } from './live-watch.ts';
 
 export interface FollowedReport {
   /** The device state's `live` after the report (undefined: it follows no tour). */
@@ -100,7 +100,10 @@ async function writeStops(
       written = next;
     },
   });
-  if (written) {
+  if (written && !sameOrder(written, watch)) {
+    // Someone re-planned the tour (a REPAIR run, a dispatcher): follow its new order at once.
+    rememberWatch(workspaceId, deviceId, await watchTour(workspaceId, written));
+  } else if (written) {
     const arrived = new Map(written.stops.map((stop) => [stop.case_id, stop.arrived_at]));
     rememberWatch(workspaceId, deviceId, {
       ...watch,
@@ -111,4 +114,11 @@ async function writeStops(
       }),
     });
   }
+}
+
+/** Whether the watch follows the tour's stops in the order it now has. */
+function sameOrder(tour: Tour, watch: LiveWatch): boolean {
+  const followed = new Set(watch.stops.map((stop) => stop.caseId));
+  const order = tour.stops.map((stop) => stop.case_id).filter((id) => followed.has(id));
+  return order.length === watch.stops.length && order.every((id, index) => watch.stops[index]?.caseId === id);
 }

@@ -39,6 +39,7 @@ const ids = {
 const queued = {
   id: ids.run,
   status: 'QUEUED' as const,
+  mode: 'PLAN' as const,
   from: '2026-06-16T06:00:00.000Z',
   to: '2026-06-16T18:00:00.000Z',
   time_limit_seconds: 30,
@@ -182,7 +183,17 @@ export const schedulingRoutes = [
       `${lifecycle}\n\nChecked and answered at once: 202 with the QUEUED run and its Location. \`to\` must be ` +
       'after `from` and at most 7 days later (422 at `#/to`); each of `case_ids` / `shift_ids` must name a case or ' +
       'shift of the workspace (422 at its index, e.g. `#/case_ids/2`), a case not in progress, done or cancelled, ' +
-      'a shift overlapping the horizon; `time_limit_seconds` 1..300, default 30.',
+      'a shift overlapping the horizon; `time_limit_seconds` 1..300, default 30. `from` and `to` are required ' +
+      '(422 `field-required` at the pointer) unless `mode` is REPAIR.\n\n' +
+      '`mode: "REPAIR"` with `shift_ids` (required, 422 at `#/shift_ids`) re-plans the rest of those shifts’ day ' +
+      'when it drifted from its plan (API-DECISIONS.md, "The live day"): stops started, done or skipped stay as ' +
+      'they are, first on the tour; the rest of the day starts where and when the current work ends (or at the ' +
+      'last position the tour’s device reported); locks are kept; and the remaining stops keep their order and ' +
+      'technician wherever the day still works. Only where a window or the shift’s end cannot be kept is a stop ' +
+      'moved in its order, given to another of the shifts, or left out (the least urgent first); `summary` ' +
+      'counts `reordered` and `reassigned`. Applying writes the tour on the road (an ETA rewritten since by the ' +
+      'live day is no conflict) and returns cases left out to NEW, as any apply does. A shift whose hours are ' +
+      'over is 422 at its index.',
     examples: {
       request: { from: '2026-06-16T06:00:00Z', to: '2026-06-16T18:00:00Z', time_limit_seconds: 30 },
       response: queued,
