@@ -12,11 +12,15 @@
  *    reports per second (goal ≥ 500/s).
  * 3. **Write units per report** (FSM_REPORT_DYNAMODB_CALLS): a report that changes no stop, and one
  *    that writes the tour.
+ * 4. **The local ceiling**: DynamoDB Local alone, 32 clients each making the one conditional write
+ *    a report makes: what intake on the local stack can reach at most on this machine.
  *
  * Prints figures only.
  */
 import { request } from 'node:http';
 import { parseArgs } from 'node:util';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { dynamoDbClient } from '../shared/aws/clients.ts';
 import { startSeededService } from './support/seeded-service.ts';
 
 const { values } = parseArgs({
@@ -269,6 +273,35 @@ try {
     .writeUnits;
   console.log(
     `write units per report: ${quiet.at(-1)} when no stop changes, ${moved} when the tour is written`,
+  );
+
+  // 4. The local ceiling: DynamoDB Local alone, 32 clients writing conditionally (each report
+  // makes one such write), with the service idle. Intake locally cannot beat this.
+  const table = dynamoDbClient();
+  let writes = 0;
+  const ceilingStart = Date.now();
+  await inParallel(32, 32, async (worker) => {
+    for (let n = 0; Date.now() - ceilingStart < 10_000; n++) {
+      await table.send(
+        new PutItemCommand({
+          TableName: 'fsm',
+          Item: {
+            pk: { S: `BENCH#ceiling#${worker}` },
+            sk: { S: 'state' },
+            lock_version: { N: String(n + 1) },
+            latitude: { N: '52.52' },
+            longitude: { N: '13.405' },
+            location_recorded_at: { S: new Date().toISOString() },
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR lock_version = :v',
+          ExpressionAttributeValues: { ':v': { N: String(n) } },
+        }),
+      );
+      writes++;
+    }
+  });
+  console.log(
+    `DynamoDB Local alone: ${(writes / ((Date.now() - ceilingStart) / 1000)).toFixed(0)} conditional writes/s (32 clients)`,
   );
 } finally {
   await bench.stop();

@@ -19,7 +19,9 @@ export interface RunningService {
 /** Spawn `bin/start.ts` and resolve once it printed its ready line. */
 export async function startService(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningService> {
   // As `npm start` runs it (package.json): the lean settings of a process holding connections.
-  const child = spawn(process.execPath, [...leanRuntime.nodeFlags, 'bin/start.ts'], {
+  // FSM_SERVICE_NODE_FLAGS: more flags for the service's Node (`--cpu-prof` to profile a bench).
+  const extra = (process.env.FSM_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...leanRuntime.nodeFlags, ...extra, 'bin/start.ts'], {
     env: { ...process.env, ...leanRuntime.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -64,6 +64,8 @@ async function writeStops(
 ): Promise<void> {
   const tourId = watch.tour.id;
   let written: Tour | undefined;
+  // Whether this write made the device the tour's speaker (a tour left as it was changes nothing).
+  let spoke = false;
   await updateVersioned<Tour>({
     key: `tour:${workspaceId}:${tourId}`,
     load: () => tourStore.of(workspaceId).getConsistent(tourId),
@@ -77,12 +79,18 @@ async function writeStops(
       }
       const { writes } = await tourClaims(workspaceId, current, next);
       // Which device moved it: a case's ETA says how old its position is (case-eta.service.ts).
-      const speaker: TableWrite = {
-        kind: 'put',
-        key: keys.liveSpeaker(workspaceId, tourId),
-        entity: 'live_speaker',
-        record: { device_id: deviceId },
-      };
+      // Written when another device (or none this container knows of) spoke for the tour last.
+      const speaker: TableWrite[] =
+        watch.speaker === deviceId
+          ? []
+          : [
+              {
+                kind: 'put',
+                key: keys.liveSpeaker(workspaceId, tourId),
+                entity: 'live_speaker',
+                record: { device_id: deviceId },
+              },
+            ];
       await tourStore
         .of(workspaceId)
         .replace(
@@ -95,18 +103,24 @@ async function writeStops(
             next,
             previousAttributes(current, next),
           ),
-          [...writes, speaker],
+          [...writes, ...speaker],
         );
       written = next;
+      spoke = true;
     },
   });
   if (written && !sameOrder(written, watch)) {
     // Someone re-planned the tour (a REPAIR run, a dispatcher): follow its new order at once.
-    rememberWatch(workspaceId, deviceId, await watchTour(workspaceId, written));
+    const speaker = spoke ? deviceId : watch.speaker;
+    rememberWatch(workspaceId, deviceId, {
+      ...(await watchTour(workspaceId, written)),
+      ...(speaker ? { speaker } : {}),
+    });
   } else if (written) {
     const arrived = new Map(written.stops.map((stop) => [stop.case_id, stop.arrived_at]));
     rememberWatch(workspaceId, deviceId, {
       ...watch,
+      ...(spoke ? { speaker: deviceId } : {}),
       tour: written,
       stops: watch.stops.map((stop) => {
         const at = arrived.get(stop.caseId);

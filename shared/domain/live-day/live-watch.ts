@@ -23,6 +23,8 @@ export interface LiveWatch {
   stops: EtaStop[];
   /** How arrivals and departures are told (the workspace's live-day settings). */
   settings: DetectorSettings;
+  /** The device this container last wrote the tour's speaker item for (it is not written again). */
+  speaker?: string;
 }
 
 const keptMs = 60_000;
