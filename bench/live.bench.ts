@@ -4,8 +4,9 @@
  * through two cases 3 and 6 km away. Phases:
  *
  * 1. **Following**: every technician reports every `--every` seconds (10) for `--seconds` (60),
- *    jumping between two positions 6 km apart every third report, so their first stop's ETA moves
- *    by more than 5 minutes and a tour.updated is due. A dispatcher holds the event stream; each
+ *    jumping between two positions 6 km apart every `--moving-every`th report (30: 3 % of reports,
+ *    three times a real day's share, shared/data/README.md), so their first stop's ETA moves by
+ *    more than 5 minutes and a tour.updated is due (`--moving-every 3`: a third of all reports). A dispatcher holds the event stream; each
  *    TOUR_UPDATED:V1 is matched with the report that caused it: report-to-event latency p50/p99
  *    (goal ≤ 1 s / ≤ 3 s), and how many such reports got their event.
  * 2. **Intake throughput**: reports as fast as 32 clients send them, detection on: accepted
@@ -28,11 +29,13 @@ const { values } = parseArgs({
     technicians: { type: 'string', default: '1000' },
     every: { type: 'string', default: '10' },
     seconds: { type: 'string', default: '60' },
+    'moving-every': { type: 'string', default: '30' },
   },
 });
 const technicians = Number(values.technicians);
 const everyMs = Number(values.every) * 1000;
 const followMs = Number(values.seconds) * 1000;
+const movingEvery = Number(values['moving-every']);
 
 const client = { client_id: 'live-bench', client_secret: 'live-bench-secret' };
 const bench = await startSeededService('live', [{ name: 'Live bench', clients: [client] }]);
@@ -196,9 +199,20 @@ try {
   console.log(
     `${technicians} technicians on the road in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
+  // Each technician on the road already: a first report sets their first stop EN_ROUTE with an
+  // ETA (a tour write each, not measured), at the place their cycle below starts from.
+  const placeOf = (tech: Technician, index: number, n: number) =>
+    Math.floor((n + index) / movingEvery) % 2 === 1
+      ? { ...tech.base, longitude: tech.base.longitude - 6 / 67.8 }
+      : tech.base;
+  await inParallel(technicians, 16, (index) => {
+    const tech = techs[index] as Technician;
+    return report(tech, placeOf(tech, index, -1), Date.now());
+  });
+  await new Promise((resolve) => setTimeout(resolve, 3000));
   const stream = await holdStream(admin);
 
-  // 1. Following: every technician every `every` seconds, jumping 6 km every third report.
+  // 1. Following: every technician every `every` seconds, jumping 6 km every `moving-every`th report.
   const caused: Array<{ tourId: string; sentAt: number }> = [];
   const statuses = new Map<number, number>();
   const followStart = Date.now();
@@ -206,12 +220,12 @@ try {
     techs.map(async (tech, index) => {
       await new Promise((resolve) => setTimeout(resolve, (index / technicians) * everyMs));
       for (let n = 0; Date.now() - followStart < followMs; n++) {
-        const far = Math.floor(n / 3) % 2 === 1;
-        const place = far ? { ...tech.base, longitude: tech.base.longitude - 6 / 67.8 } : tech.base;
+        const place = placeOf(tech, index, n);
         const sentAt = Date.now();
         const { status } = await report(tech, place, sentAt);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        if (n === 0 || n % 3 === 0) caused.push({ tourId: tech.tourId, sentAt });
+        // Technicians take turns: each report round, one in `moving-every` moves its ETA.
+        if ((n + index) % movingEvery === 0) caused.push({ tourId: tech.tourId, sentAt });
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - (Date.now() - sentAt))));
       }
     }),
