@@ -48,6 +48,15 @@ export const RunStopSchema = z
       description: 'When the work starts: the arrival, or later when the case’s window opens later.',
     }),
     end: z.iso.datetime().meta({ description: 'When the work is done (start + the case’s duration).' }),
+    late: z
+      .literal(true)
+      .optional()
+      .meta({
+        description:
+          'Present when the case has a due_by the plan could not meet: the work is planned as early as it can be, ' +
+          'and ends after due_by.',
+      }),
+    late_by: duration('With `late`: how long after due_by the work ends (whole minutes).').optional(),
   })
   .meta({ id: 'OptimizationRunStop', description: 'One stop of a planned route, in driving order.' });
 

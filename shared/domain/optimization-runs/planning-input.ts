@@ -184,6 +184,7 @@ export function planCase({ record, pinnedTo }: ReadCase, run: RunRecord, now: nu
   const pinned = pinnedTo !== undefined;
   const keepsTime = (pinned || locksTime(lock)) && record.scheduled_start !== undefined;
   const keepsUser = !pinned && locksAssignee(lock) && record.assignee_id !== undefined;
+  const dueBy = (record as { due_by?: string }).due_by;
   return {
     id: record.id,
     ...(record.location ? { location: record.location } : {}),
@@ -195,6 +196,8 @@ export function planCase({ record, pinnedTo }: ReadCase, run: RunRecord, now: nu
     ...(pinned ? { onlyShiftId: pinnedTo } : {}),
     ...(keepsTime ? { fixedStart: record.scheduled_start } : {}),
     ...(pinned || (lock !== undefined && lock !== 'NONE') ? { locked: true } : {}),
+    // Service levels: the latest acceptable end, kept by the plan where it can be.
+    ...(dueBy && !pinned ? { dueBy } : {}),
   };
 }
 

@@ -18,34 +18,24 @@
  * driving (their own shift first), most urgent and earliest due first. Greedy, not exhaustive: a
  * day of n stops costs O(n³) schedule checks at most per change, milliseconds for a day's work.
  */
-import { type DayBreak, type DaySchedule, type DayTask, daySchedule } from '../scheduling/day-schedule.ts';
 import type { VroomAnswer } from '../scheduling/planning-result.ts';
 import type { TravelMatrix } from '../scheduling/travel.ts';
+import {
+  answerRoute,
+  byUrgency,
+  canServe,
+  dayModel,
+  drivingOf,
+  type Job,
+  type ProblemInput,
+  type Route,
+  scheduleOf,
+  type Task,
+  type Travel,
+  type Vehicle,
+} from './day-routes.ts';
 
-type Window = [number, number];
-
-interface Job {
-  id: number;
-  location_index: number;
-  service: number;
-  skills: number[];
-  priority: number;
-  time_windows: Window[];
-}
-
-interface Vehicle {
-  id: number;
-  start_index: number;
-  end_index: number;
-  time_window: Window;
-  skills: number[];
-  breaks: Array<{ id: number; time_windows: Window[]; service: number }>;
-}
-
-export interface RepairInput {
-  jobs: Array<Record<string, unknown>>;
-  vehicles: Array<Record<string, unknown>>;
-}
+export type RepairInput = ProblemInput;
 
 export interface RepairAnswer {
   answer: VroomAnswer;
@@ -55,23 +45,6 @@ export interface RepairAnswer {
   reassigned: number;
 }
 
-/** A place of the matrix, by its index (the schedule's travel reads it back). */
-interface IndexedPlace {
-  latitude: number;
-  longitude: number;
-  index: number;
-}
-
-interface Task extends DayTask {
-  job: Job;
-}
-
-interface Route {
-  vehicle: Vehicle;
-  bounds: Parameters<typeof daySchedule>[0];
-  tasks: Task[];
-}
-
 export function repairPlan(
   input: RepairInput,
   /** Per vehicle (in input order), the job ids of its remaining stops in their current order. */
@@ -79,51 +52,14 @@ export function repairPlan(
   matrix: TravelMatrix,
 ): RepairAnswer {
   const jobs = input.jobs as unknown as Job[];
-  const vehicles = input.vehicles as unknown as Vehicle[];
-  const places = new Map<number, IndexedPlace>();
-  const place = (index: number) => {
-    let found = places.get(index);
-    if (!found) {
-      found = { latitude: 0, longitude: 0, index };
-      places.set(index, found);
-    }
-    return found;
-  };
-  const travel = (a: IndexedPlace, b: IndexedPlace) =>
-    matrix.durations[a.index]?.[b.index] ?? Number.POSITIVE_INFINITY;
-  const travelOf = travel as unknown as Parameters<typeof daySchedule>[2];
-  const taskOf = new Map<number, Task>(
-    jobs.map((job) => [
-      job.id,
-      {
-        caseId: String(job.id),
-        place: place(job.location_index),
-        durationSeconds: job.service,
-        windows: job.time_windows,
-        job,
-      },
-    ]),
-  );
-  const routes: Route[] = vehicles.map((vehicle, index) => ({
-    vehicle,
-    bounds: {
-      start: vehicle.time_window[0],
-      end: vehicle.time_window[1],
-      startPlace: place(vehicle.start_index),
-      endPlace: place(vehicle.end_index),
-      breaks: vehicle.breaks.map(breakOf),
-    },
-    tasks: (current[index] ?? []).flatMap((id) => {
-      const task = taskOf.get(id);
-      return task ? [task] : [];
-    }),
-  }));
+  const model = dayModel(matrix);
+  const routes = model.routes(input.vehicles as unknown as Vehicle[], current, jobs);
   const originalRoute = new Map<number, number>();
   const originalOrder = routes.map((route, index) => {
     for (const task of route.tasks) originalRoute.set(task.job.id, index);
     return route.tasks.map((task) => task.job.id);
   });
-  const planner = new RepairPlanner(routes, travelOf);
+  const planner = new RepairPlanner(routes, model.travel);
   const leftOut: Task[] = [];
   // A stop its technician may not take (a skill, a lock to someone else) has to go elsewhere.
   for (const route of routes) {
@@ -133,49 +69,32 @@ export function repairPlan(
   for (const route of routes) leftOut.push(...planner.repair(route));
   const placed = new Set(routes.flatMap((route) => route.tasks.map((task) => task.job.id)));
   const added = jobs.filter((job) => !placed.has(job.id) && !originalRoute.has(job.id));
-  const pending = [...leftOut, ...added.map((job) => taskOf.get(job.id) as Task)].sort(byUrgency);
+  const pending = [...leftOut, ...added.map(model.task)].sort(byUrgency);
   const unassigned = pending.filter((task) => !planner.fitIn(task, originalRoute.get(task.job.id)));
   return {
-    answer: answerOf(routes, unassigned, travelOf, matrix),
+    answer: {
+      routes: routes.flatMap((route) => answerRoute(route, model.travel, matrix) ?? []),
+      unassigned: unassigned.map((task) => ({ id: task.job.id })),
+    },
     ...changesOf(routes, originalRoute, originalOrder),
   };
 }
 
-const breakOf = (pause: Vehicle['breaks'][number]): DayBreak => {
-  const [earliest, latestStart] = pause.time_windows[0] ?? [0, 0];
-  return { earliestStart: earliest, latestEnd: latestStart + pause.service, durationSeconds: pause.service };
-};
-
-/** Most urgent first, then the earliest due. */
-function byUrgency(a: Task, b: Task): number {
-  const due = (task: Task) => task.job.time_windows.at(-1)?.[1] ?? Number.POSITIVE_INFINITY;
-  return b.job.priority - a.job.priority || due(a) - due(b) || a.job.id - b.job.id;
-}
-
-const canServe = (route: Route, task: Task) =>
-  task.job.skills.every((skill) => route.vehicle.skills.includes(skill));
-
-class RepairPlanner {
+export class RepairPlanner {
   private readonly routes: Route[];
-  private readonly travel: Parameters<typeof daySchedule>[2];
+  private readonly travel: Travel;
 
-  constructor(routes: Route[], travel: Parameters<typeof daySchedule>[2]) {
+  constructor(routes: Route[], travel: Travel) {
     this.routes = routes;
     this.travel = travel;
   }
 
-  schedule(route: Route, tasks: readonly Task[] = route.tasks): DaySchedule | undefined {
-    return daySchedule(route.bounds, tasks, this.travel);
+  schedule(route: Route, tasks: readonly Task[] = route.tasks) {
+    return scheduleOf(route, tasks, this.travel);
   }
 
   driving(route: Route, tasks: readonly Task[]): number {
-    let total = 0;
-    let from = route.bounds.startPlace;
-    for (const task of tasks) {
-      total += this.travel(from, task.place);
-      from = task.place;
-    }
-    return total + this.travel(from, route.bounds.endPlace);
+    return drivingOf(route, tasks, this.travel);
   }
 
   /** Makes the route's day work; answers the tasks it had to leave out. */
@@ -319,40 +238,4 @@ function changesOf(
     reordered += stayed.length - keptInOrder(before, stayed);
   });
   return { reordered, reassigned };
-}
-
-function answerOf(
-  routes: readonly Route[],
-  unassigned: readonly Task[],
-  travel: Parameters<typeof daySchedule>[2],
-  matrix: TravelMatrix,
-): VroomAnswer {
-  const distance = (a: DayTask['place'], b: DayTask['place']) =>
-    matrix.distances[(a as IndexedPlace).index]?.[(b as IndexedPlace).index] ?? 0;
-  return {
-    routes: routes.flatMap((route) => {
-      const schedule = route.tasks.length > 0 ? daySchedule(route.bounds, route.tasks, travel) : undefined;
-      if (!schedule) return [];
-      let from = route.bounds.startPlace;
-      let duration = 0;
-      let metres = 0;
-      const steps = route.tasks.map((task, index) => {
-        duration += travel(from, task.place);
-        metres += distance(from, task.place);
-        from = task.place;
-        const times = schedule.tasks[index] as { arrival: number; start: number };
-        return {
-          type: 'job',
-          id: task.job.id,
-          arrival: times.arrival,
-          waiting_time: times.start - times.arrival,
-          service: task.durationSeconds,
-        };
-      });
-      duration += travel(from, route.bounds.endPlace);
-      metres += distance(from, route.bounds.endPlace);
-      return [{ vehicle: route.vehicle.id, duration, distance: metres, steps }];
-    }),
-    unassigned: unassigned.map((task) => ({ id: task.job.id })),
-  };
 }

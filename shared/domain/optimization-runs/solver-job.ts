@@ -22,6 +22,7 @@
 import { placesOf, toVroomInput } from '../scheduling/planning-problem.ts';
 import { toPlanResult, type VroomAnswer } from '../scheduling/planning-result.ts';
 import type { TravelPort } from '../scheduling/travel.ts';
+import { planLate } from './late-work.ts';
 import type { RunPlan, RunRecord } from './optimization-run.record.ts';
 import { settleIfStalled } from './optimization-run.service.ts';
 import { runStore } from './optimization-run.store.ts';
@@ -205,7 +206,9 @@ async function planRun(
       seed: 1,
     });
   }
-  const result = toPlanResult(problem, translation, matrix, answer.output, answer.solveMs);
+  // Due work the plan could not finish by its due date: as early as it can be, reported late.
+  const output = planLate(translation.input, translation.late, answer.output, matrix);
+  const result = toPlanResult(problem, translation, matrix, output, answer.solveMs);
   const plan: RunPlan = {
     id: run.id,
     lock_version: 0,

@@ -43,6 +43,11 @@ export interface PlanCase {
   fixedStart?: string;
   /** Left out, it is reported LOCK_NOT_KEPT. */
   locked?: boolean;
+  /**
+   * The latest acceptable end (the case's due_by): the work must end by then where it can;
+   * where it cannot, it is planned as early as possible and reported late.
+   */
+  dueBy?: string;
 }
 
 export interface PlanBreak {
@@ -75,6 +80,8 @@ export interface PlanningProblem {
 export const vroomPriority: Record<CasePriority, number> = { LOW: 0, NORMAL: 25, HIGH: 60, URGENT: 100 };
 /** Locked work: a promise outranks every priority. */
 const lockedPriority = 100;
+/** Work with a due date is planned first, after urgent and locked work. */
+const duePriority = 90;
 /** Stops one route takes at most (a tour's limit, tour.schema.ts maxStops). */
 export const maxStopsPerRoute = 200;
 
@@ -95,6 +102,12 @@ export interface VroomTranslation {
   shiftOfVehicle: PlanShift[];
   /** Cases left out before solving, and why (no location, no window inside the horizon). */
   excluded: Array<{ caseId: string; reason: 'NO_LOCATION' | 'NO_SHIFT_IN_WINDOW' | 'LOCK_NOT_KEPT' }>;
+  /**
+   * Due work (job id → its windows without the due date): a job the search could not plan by its
+   * due date may still be planned late, as early as possible (late-work.ts). Jobs whose due date
+   * no window can meet are here and not among the search's jobs at all.
+   */
+  late: Map<number, { job: Record<string, unknown>; searched: boolean }>;
   /** Index of each case's and shift's places in the matrix. */
   placeOfCase: Map<string, number>;
   placeOfShift: Map<string, { start: number; end: number }>;
@@ -122,6 +135,18 @@ function windowsOf(work: PlanCase, origin: number, horizon: number): Window[] {
   return work.timeWindows
     .map((window) => clip([seconds(window.start, origin), seconds(window.end, origin)], [0, horizon]))
     .filter((window): window is Window => window !== undefined);
+}
+
+/**
+ * The windows of due work cut so that it ends by its due date (the latest start is due_by minus
+ * the duration); undefined for work without one. Empty: no window can meet the due date.
+ */
+function dueWindows(work: PlanCase, windows: readonly Window[], origin: number): Window[] | undefined {
+  if (work.dueBy === undefined) return undefined;
+  const latestStart = seconds(work.dueBy, origin) - work.durationSeconds;
+  return windows.flatMap(([start, end]) =>
+    start <= latestStart ? [[start, Math.min(end, latestStart)]] : [],
+  );
 }
 
 const placeKey = (place: Place) => `${place.latitude},${place.longitude}`;
@@ -160,6 +185,7 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
     caseOfJob: [],
     shiftOfVehicle: [],
     excluded: [],
+    late: new Map(),
     placeOfCase: new Map(),
     placeOfShift: new Map(),
   };
@@ -170,6 +196,7 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
       continue;
     }
     const windows = windowsOf(work, origin, horizon);
+    const due = dueWindows(work, windows, origin);
     if (windows.length === 0) {
       translation.excluded.push({
         caseId: work.id,
@@ -180,7 +207,7 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
     const place = indexOf.get(placeKey(work.location)) as number;
     translation.placeOfCase.set(work.id, place);
     translation.caseOfJob.push(work.id);
-    translation.input.jobs.push({
+    const job = {
       id: translation.caseOfJob.length,
       location_index: place,
       service: work.durationSeconds,
@@ -189,9 +216,17 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
         ...(work.onlyUserId ? [skillNumber(userSkill(work.onlyUserId))] : []),
         ...(work.onlyShiftId ? [skillNumber(shiftSkill(work.onlyShiftId))] : []),
       ],
-      priority: work.locked ? lockedPriority : vroomPriority[work.priority],
+      priority: work.locked ? lockedPriority : Math.max(vroomPriority[work.priority], due ? duePriority : 0),
       time_windows: windows,
-    });
+    };
+    if (!due) {
+      translation.input.jobs.push(job);
+    } else {
+      // Searched by its due date where a window can meet it; else only ever planned late.
+      const searched = due.length > 0;
+      translation.late.set(job.id, { job, searched });
+      if (searched) translation.input.jobs.push({ ...job, time_windows: due });
+    }
   }
 
   for (const shift of problem.shifts) {

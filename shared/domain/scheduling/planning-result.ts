@@ -15,6 +15,9 @@ export interface PlannedStop {
   /** When the work starts (later than arrival when a window opens later). */
   start: string;
   end: string;
+  /** Due work planned to end after its due date (it could not be met): by how much. */
+  late?: true;
+  late_by?: string;
 }
 
 export interface PlannedRoute {
@@ -57,6 +60,9 @@ export function toPlanResult(
   solveMs: number,
 ): PlanResult {
   const at = (second: number) => new Date(translation.origin + second * 1000).toISOString();
+  const dueOf = new Map(
+    problem.cases.flatMap((work) => (work.dueBy ? [[work.id, Date.parse(work.dueBy)]] : [])),
+  );
   const routes: PlannedRoute[] = [];
   let travelSeconds = 0;
   for (const route of answer.routes) {
@@ -66,11 +72,17 @@ export function toPlanResult(
       .filter((step) => step.type === 'job' && step.id !== undefined)
       .map((step) => {
         const start = step.arrival + step.waiting_time;
+        const caseId = translation.caseOfJob[(step.id as number) - 1] as string;
+        const end = translation.origin + (start + step.service) * 1000;
+        const due = dueOf.get(caseId);
         return {
-          case_id: translation.caseOfJob[(step.id as number) - 1] as string,
+          case_id: caseId,
           arrival: at(step.arrival),
           start: at(start),
           end: at(start + step.service),
+          ...(due !== undefined && end > due
+            ? { late: true as const, late_by: formatIsoDuration(Math.ceil((end - due) / 60_000) * 60) }
+            : {}),
         };
       });
     if (stops.length === 0) continue;
