@@ -1,12 +1,17 @@
 /**
  * Due work a plan could not finish by its due date (API-DECISIONS.md, "Maintenance plans and
  * service levels": runs treat `due_by` as a hard end unless it cannot be met, then plan the work
- * as early as possible and report it late). The search plans due work with its windows cut at the
- * due date (planning-problem.ts); what it leaves out, and work whose due date no window can meet,
- * is then fitted into the plan here, each where it starts earliest (the least driving on a tie),
- * most urgent and earliest due first, without moving anything the plan already holds: every other
- * stop keeps its windows, its due date and the shift's end. What fits nowhere stays out, with its
- * reason. The result marks each stop that ends after its due date `late` (planning-result.ts).
+ * as early as possible and report it late). The search plans due work first (a priority above all
+ * but urgent and locked work), with its windows cut at the due date where a window can meet it
+ * (planning-problem.ts), else with its windows as they are. Then, here, most urgent and earliest
+ * due first:
+ * - work whose due date no window can meet, planned late by the search, moves to where it starts
+ *   earliest (the least driving on a tie), if that is earlier than where the search put it;
+ * - due work the search left out (its due date met nowhere beside the rest) is fitted in where it
+ *   starts earliest, late;
+ * never moving anything else: every other stop keeps its windows, its due date and the shift's
+ * end. What fits nowhere stays out, with its reason. The result marks each stop that ends after
+ * its due date `late` (planning-result.ts).
  */
 import type { VroomTranslation } from '../scheduling/planning-problem.ts';
 import type { VroomAnswer } from '../scheduling/planning-result.ts';
@@ -58,7 +63,7 @@ export function planLate(
   matrix: TravelMatrix,
 ): VroomAnswer {
   const left = new Set(answer.unassigned.map((entry) => entry.id));
-  const candidates = [...late].filter(([id, entry]) => !entry.searched || left.has(id));
+  const candidates = [...late].filter(([id, entry]) => !entry.meetable || left.has(id));
   if (candidates.length === 0) return answer;
   const vehicles = input.vehicles as unknown as Vehicle[];
   const answered = new Map(answer.routes.map((route) => [route.vehicle, route]));
@@ -73,25 +78,33 @@ export function planLate(
   const placed = new Set<number>();
   const tasks = candidates.map(([, entry]) => model.task(entry.job as unknown as Job)).sort(byUrgency);
   for (const task of tasks) {
+    // Where the search put it, if it did: it moves only to start earlier.
+    const home = routes.find((route) => route.tasks.some((held) => held.job.id === task.job.id));
+    const at = home ? home.tasks.findIndex((held) => held.job.id === task.job.id) : -1;
+    const planned = home
+      ? (scheduleOf(home, home.tasks, model.travel)?.tasks[at]?.start ?? Number.POSITIVE_INFINITY)
+      : Number.POSITIVE_INFINITY;
+    if (home) home.tasks = home.tasks.filter((held) => held.job.id !== task.job.id);
     let best: Placement | undefined;
     for (const route of routes) {
       const placement = earliestIn(route, task, model.travel);
       if (placement && (!best || placement.start < best.start)) best = placement;
     }
-    if (!best) continue;
+    if (!best || best.start >= planned) {
+      if (home) home.tasks.splice(at, 0, task);
+      continue;
+    }
     best.route.tasks = best.tasks;
     changed.add(best.route);
+    if (home) changed.add(home);
     placed.add(task.job.id);
   }
-  const unsearched = candidates
-    .filter(([id, entry]) => !entry.searched && !placed.has(id))
-    .map(([id]) => ({ id }));
   return {
     routes: routes.flatMap((route) =>
       changed.has(route)
         ? (answerRoute(route, model.travel, matrix) ?? [])
         : (answered.get(route.vehicle.id) ?? []),
     ),
-    unassigned: [...answer.unassigned.filter((entry) => !placed.has(entry.id)), ...unsearched],
+    unassigned: answer.unassigned.filter((entry) => !placed.has(entry.id)),
   };
 }

@@ -103,11 +103,12 @@ export interface VroomTranslation {
   /** Cases left out before solving, and why (no location, no window inside the horizon). */
   excluded: Array<{ caseId: string; reason: 'NO_LOCATION' | 'NO_SHIFT_IN_WINDOW' | 'LOCK_NOT_KEPT' }>;
   /**
-   * Due work (job id → its windows without the due date): a job the search could not plan by its
-   * due date may still be planned late, as early as possible (late-work.ts). Jobs whose due date
-   * no window can meet are here and not among the search's jobs at all.
+   * Due work (job id → the job with its windows as they are without the due date): a job the
+   * search could not plan by its due date may still be planned late, as early as possible
+   * (late-work.ts). `meetable`: some window can meet the due date, and the search had the windows
+   * cut at it; otherwise the search had the windows as they are (it plans the work, late).
    */
-  late: Map<number, { job: Record<string, unknown>; searched: boolean }>;
+  late: Map<number, { job: Record<string, unknown>; meetable: boolean }>;
   /** Index of each case's and shift's places in the matrix. */
   placeOfCase: Map<string, number>;
   placeOfShift: Map<string, { start: number; end: number }>;
@@ -222,10 +223,10 @@ export function toVroomInput(problem: PlanningProblem, matrix: TravelMatrix): Vr
     if (!due) {
       translation.input.jobs.push(job);
     } else {
-      // Searched by its due date where a window can meet it; else only ever planned late.
-      const searched = due.length > 0;
-      translation.late.set(job.id, { job, searched });
-      if (searched) translation.input.jobs.push({ ...job, time_windows: due });
+      // Searched by its due date where a window can meet it; else as it is (it will be late).
+      const meetable = due.length > 0;
+      translation.late.set(job.id, { job, meetable });
+      translation.input.jobs.push(meetable ? { ...job, time_windows: due } : job);
     }
   }
 
