@@ -25,6 +25,7 @@ import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
 import { ServiceFunction } from './service-function.ts';
+import { SlaDetector } from './sla-detector.ts';
 import { Solver } from './solver.ts';
 import { solverOldestMessageAlarmSeconds } from './solver-settings.ts';
 import { StreamFanout } from './stream-fanout.ts';
@@ -53,6 +54,7 @@ export class ServiceStack extends Stack {
   readonly solver: Solver;
   /** The apply worker of optimization runs on its queue (lib/apply-worker.ts). */
   readonly applyWorker: ApplyWorker;
+  readonly slaDetector: SlaDetector;
   readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
@@ -114,6 +116,8 @@ export class ServiceStack extends Stack {
       deadLetterQueue: data.applyDeadLetterQueue,
       dispatcher: this.events.liveStreamProcessor,
     });
+
+    this.slaDetector = new SlaDetector(this, 'SlaDetector', { table: data.table, settings });
 
     this.realtime = new Realtime(this, 'Realtime', {
       settings,
