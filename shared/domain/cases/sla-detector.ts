@@ -76,7 +76,8 @@ export async function settleDueItem(entry: DueIndexEntry, now: number): Promise<
     const next: Case = {
       ...current,
       lock_version: current.lock_version + 1,
-      updated_at: new Date(now).toISOString(),
+      // When it was written (the judging instant `now` may lie a run behind).
+      updated_at: new Date().toISOString(),
     };
     if (status) next.sla_status = status;
     else delete next.sla_status;
