@@ -311,4 +311,32 @@ describe('Service levels: two detectors at once', () => {
     // And a third, later, changes nothing.
     expect(await settleDueItem(entry, Date.parse(due))).toBe('unchanged');
   });
+
+  it('emits one breach when whole detector runs meet (two of this process and the stack’s own)', async () => {
+    // Prepare: a case due in 2 s
+    process.env.FSM_DYNAMODB_ENDPOINT = inject('dynamodbEndpoint');
+    const { detectServiceLevels } = await import('../../shared/domain/cases/sla-detector.ts');
+    const due = inFuture(2 * second);
+    const created = await createCase({ due_by: due });
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(due) - Date.now() + 50));
+
+    // Act: two runs at once, beside the stack's timer
+    const reports = await Promise.all([detectServiceLevels(), detectServiceLevels()]);
+
+    // Assess: at most one of them wrote it (the stack's may have been first), and it is written once
+    expect(reports.reduce((sum, report) => sum + report.failed, 0)).toBe(0);
+    expect(reports.reduce((sum, report) => sum + report.changed, 0)).toBeLessThanOrEqual(1);
+    const current = await eventually(async () => {
+      const found = await readCase(created.id);
+      expect(found.sla_status).toBe('BREACHED');
+      return found;
+    });
+    expect(current.lock_version).toBe(1);
+    const events = await eventually(async () => {
+      const found = await slaEvents(created.id, created.created_at);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(events[0]?.data.previous_attributes).toEqual({ sla_status: 'AT_RISK' });
+  });
 });
