@@ -49,10 +49,10 @@ describe('Function: dueIndexWrites', () => {
     expect(dueIndexWrites(ws, undefined, pastDue, now)).toEqual([]);
   });
 
-  it('keeps an item for two days after its moment (TTL)', () => {
+  it('keeps an item for seven days after its moment (TTL)', () => {
     const [atRisk] = dueIndexWrites(ws, undefined, open, now);
     const moment = Date.parse(due) - atRiskLeadMs;
-    expect(atRisk?.kind === 'put' && atRisk.expiresAt).toBe(Math.ceil((moment + 2 * 86_400_000) / 1000));
+    expect(atRisk?.kind === 'put' && atRisk.expiresAt).toBe(Math.ceil((moment + 7 * 86_400_000) / 1000));
     expect(minuteOf(moment)).toBe('2026-03-04T12:00');
   });
 });

@@ -5,7 +5,7 @@
  * every case write that moves a moment (case.store.ts), so the index holds exactly the records'
  * moments; the detector (sla-detector.ts) reads the minutes that passed, one Query each, and never
  * the cases table. An item whose moment passed unread (a case written with a due_by long past, or
- * a detector that stayed down) expires two days after it.
+ * a detector that stayed down) expires seven days after it, as outbox events do.
  */
 import { keys, type WorkspaceId } from '../../data/keys.ts';
 import type { Key, TableWrite } from '../../data/table.ts';
@@ -18,7 +18,7 @@ export const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 export const minuteMs = 60_000;
 
 /** How long a passed item is kept for a late detector before DynamoDB's TTL takes it. */
-const keptAfterMomentMs = 2 * 24 * 60 * 60 * 1000;
+const keptAfterMomentMs = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Moments further in the past than this are neither written nor removed by a case write: the
