@@ -23,7 +23,7 @@ import type { Case } from './case.schema.ts';
 import { caseStore } from './case.store.ts';
 import { type DueIndexEntry, dueIndexKey, minuteMs, minuteOf } from './case-due-index.ts';
 import { withPlanningDefaults } from './case-planning.ts';
-import { slaStatusAt } from './case-service-level.ts';
+import { slaMoments, slaStatusAt } from './case-service-level.ts';
 
 /** Where a detector without a cursor starts: an hour back covers a first deployment's restart. */
 const firstLookBackMinutes = 60;
@@ -54,6 +54,18 @@ const minuteStart = (minute: string) => Date.parse(`${minute}:00.000Z`);
 /** What settling one due item did. */
 type Settled = 'changed' | 'unchanged';
 
+/**
+ * Whether the item under the entry's key now stands for another moment than the one read: a write
+ * moved due_by within the same minute after the item was read (the write put the item again, with
+ * the case, so the case read after it shows the new moment). That item is not this run's to remove.
+ */
+function movedWithinItsMinute(entry: DueIndexEntry, current: Case): boolean {
+  const at = Date.parse(entry.at);
+  return slaMoments(current).some(
+    (moment) => moment.kind === entry.kind && moment.at !== at && minuteOf(moment.at) === minuteOf(at),
+  );
+}
+
 /** Writes the case's sla_status at `now` if time changed it; removes the index item either way. */
 export async function settleDueItem(entry: DueIndexEntry, now: number): Promise<Settled> {
   const store = caseStore.of(entry.workspace_id);
@@ -68,9 +80,10 @@ export async function settleDueItem(entry: DueIndexEntry, now: number): Promise<
       return 'unchanged';
     }
     const current = withPlanningDefaults(found);
+    const keepItem = movedWithinItsMinute(entry, current);
     const status = slaStatusAt(current, now, current);
     if (status === current.sla_status) {
-      await deleteRecord(itemKey);
+      if (!keepItem) await deleteRecord(itemKey);
       return 'unchanged';
     }
     const next: Case = {
@@ -90,7 +103,7 @@ export async function settleDueItem(entry: DueIndexEntry, now: number): Promise<
     );
     try {
       // The item leaves with the write; the store adds no index write (no moment moved).
-      await store.replace(next, current, event, [{ kind: 'discard', key: itemKey }]);
+      await store.replace(next, current, event, keepItem ? [] : [{ kind: 'discard', key: itemKey }]);
       return 'changed';
     } catch (error) {
       const lost =
