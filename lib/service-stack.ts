@@ -138,6 +138,7 @@ export class ServiceStack extends Stack {
     this.edge = edge;
 
     this.observability = this.watch(props);
+    this.slaDetector.alarmWhenSilent(this.observability.topic);
 
     // Functions built without the shared environment (the solver's worker) log and measure
     // under the same service name and sampling too.
@@ -168,6 +169,7 @@ export class ServiceStack extends Stack {
         'upload-check': this.uploadChecks.checker.function,
         'optimizer-worker': this.solver.worker.function,
         'apply-worker': this.applyWorker.worker.function,
+        'sla-detector': this.slaDetector.worker.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {

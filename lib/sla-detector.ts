@@ -5,10 +5,13 @@
  * docs/service-levels.md.
  */
 import { Duration } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { functionEntry } from './bundling.ts';
 import type { EnvironmentSettings } from './environments.ts';
@@ -57,5 +60,25 @@ export class SlaDetector extends Construct {
       // A missed run is made up by the next one (the cursor), so no retries queue behind it.
       targets: [new LambdaFunction(this.worker.function, { retryAttempts: 0 })],
     });
+  }
+
+  /**
+   * An error alarm (lib/observability.ts) says nothing when no run starts at all (the rule
+   * disabled or deleted, the function throttled): breaches would silently stop. Fewer than 3
+   * runs in 5 minutes, or none reported, alarms.
+   */
+  alarmWhenSilent(topic: ITopic): Alarm {
+    const alarm = new Alarm(this, 'RunsMissing', {
+      alarmDescription:
+        'The service-level detector ran fewer than 3 times in 5 minutes: cases are not marked AT_RISK or ' +
+        'BREACHED on time. Check the EveryMinute rule is enabled and the function is not throttled.',
+      metric: this.worker.function.metricInvocations({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 3,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(topic));
+    return alarm;
   }
 }

@@ -47,6 +47,26 @@ describe('Stack: service > service-level detector', () => {
     expect(permissions).toHaveLength(1);
   });
 
+  it('alarms to the alarm topic when fewer than 3 runs started in 5 minutes, or none were reported', () => {
+    const alarm = Object.values(service).find(
+      (r) =>
+        r.Type === 'AWS::CloudWatch::Alarm' &&
+        r.Properties.MetricName === 'Invocations' &&
+        JSON.stringify(r.Properties.Dimensions).includes(workerId()),
+    );
+
+    expect(alarm?.Properties).toMatchObject({
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 3,
+      ComparisonOperator: 'LessThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    expect(JSON.stringify(alarm?.Properties.AlarmActions)).toContain(
+      logicalId(stacks.service, stacks.service.observability.topic),
+    );
+  });
+
   it('lives less than the period, at most two at once', () => {
     const worker = service[workerId()]!;
     expect(worker.Properties.Timeout).toBeLessThan(60);
