@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, claimsOf, eventually, problemType, tokenFor } from '../support/api.ts';
+import { directTable } from '../support/direct-table.ts';
 
 let admin: string;
 let dispatcher: string;
@@ -224,6 +225,60 @@ describe('Service levels: on time, with nothing else happening to the case', () 
     const current = await readCase(created.id);
     expect(current.sla_status).toBe('ON_TRACK');
     expect(current.lock_version).toBe(1);
+  });
+});
+
+describe('Service levels: the due-time index follows the case', () => {
+  /** The case's items of the due-time index, by kind (read straight from the table). */
+  async function indexItems(caseId: string, dueBy: string): Promise<Record<string, string>> {
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const table = directTable();
+    const due = Date.parse(dueBy);
+    const found: Record<string, string> = {};
+    try {
+      for (const at of [due - 2 * hour, due]) {
+        const minute = new Date(at).toISOString().slice(0, 16);
+        const { Items = [] } = await table.send(
+          new QueryCommand({
+            TableName: 'fsm',
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `SLA_DUE#${minute}` },
+            ConsistentRead: true,
+          }),
+        );
+        for (const item of Items) if (item.case_id === caseId) found[String(item.kind)] = String(item.at);
+      }
+    } finally {
+      table.destroy();
+    }
+    return found;
+  }
+
+  it('keeps one item per moment of an unfinished case, moves them with due_by and drops them when it is done or deleted', async () => {
+    // Prepare
+    const due = inFuture(5 * 24 * hour);
+    const created = await createCase({ due_by: due });
+
+    // Assess: both moments, at their exact instants
+    expect(await indexItems(created.id, due)).toEqual({
+      AT_RISK: new Date(Date.parse(due) - 2 * hour).toISOString(),
+      BREACHED: due,
+    });
+
+    // Act + Assess: moved with due_by
+    const later = inFuture(6 * 24 * hour);
+    await call('PATCH', `/api/v2/cases/${created.id}`, { token: dispatcher, body: { due_by: later } });
+    expect(await indexItems(created.id, due)).toEqual({});
+    expect(Object.keys(await indexItems(created.id, later)).sort()).toEqual(['AT_RISK', 'BREACHED']);
+
+    // Done: none; reopened: back; deleted: none
+    await call('PATCH', `/api/v2/cases/${created.id}`, { token: dispatcher, body: { status: 'DONE' } });
+    expect(await indexItems(created.id, later)).toEqual({});
+    await call('PATCH', `/api/v2/cases/${created.id}`, { token: dispatcher, body: { status: 'ON_HOLD' } });
+    expect(Object.keys(await indexItems(created.id, later))).toHaveLength(2);
+    const deleted = await call('DELETE', `/api/v2/cases/${created.id}`, { token: dispatcher });
+    expect(deleted.status).toBe(204);
+    expect(await indexItems(created.id, later)).toEqual({});
   });
 });
 
