@@ -59,7 +59,7 @@ type Settled = 'changed' | 'unchanged';
  * moved due_by within the same minute after the item was read (the write put the item again, with
  * the case, so the case read after it shows the new moment). That item is not this run's to remove.
  */
-function movedWithinItsMinute(entry: DueIndexEntry, current: Case): boolean {
+export function movedWithinItsMinute(entry: DueIndexEntry, current: Case): boolean {
   const at = Date.parse(entry.at);
   return slaMoments(current).some(
     (moment) => moment.kind === entry.kind && moment.at !== at && minuteOf(moment.at) === minuteOf(at),
