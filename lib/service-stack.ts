@@ -25,6 +25,7 @@ import { Events } from './events.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
 import { ServiceFunction } from './service-function.ts';
+import { SlaDetector } from './sla-detector.ts';
 import { Solver } from './solver.ts';
 import { solverOldestMessageAlarmSeconds } from './solver-settings.ts';
 import { StreamFanout } from './stream-fanout.ts';
@@ -53,6 +54,7 @@ export class ServiceStack extends Stack {
   readonly solver: Solver;
   /** The apply worker of optimization runs on its queue (lib/apply-worker.ts). */
   readonly applyWorker: ApplyWorker;
+  readonly slaDetector: SlaDetector;
   readonly streamFanout: StreamFanout;
   readonly edge: Edge;
   readonly observability: Observability;
@@ -115,6 +117,8 @@ export class ServiceStack extends Stack {
       dispatcher: this.events.liveStreamProcessor,
     });
 
+    this.slaDetector = new SlaDetector(this, 'SlaDetector', { table: data.table, settings });
+
     this.realtime = new Realtime(this, 'Realtime', {
       settings,
       table: data.table,
@@ -134,6 +138,7 @@ export class ServiceStack extends Stack {
     this.edge = edge;
 
     this.observability = this.watch(props);
+    this.slaDetector.alarmWhenSilent(this.observability.topic);
 
     // Functions built without the shared environment (the solver's worker) log and measure
     // under the same service name and sampling too.
@@ -164,6 +169,7 @@ export class ServiceStack extends Stack {
         'upload-check': this.uploadChecks.checker.function,
         'optimizer-worker': this.solver.worker.function,
         'apply-worker': this.applyWorker.worker.function,
+        'sla-detector': this.slaDetector.worker.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {

@@ -190,3 +190,17 @@ export const applyTableActions = [
   'dynamodb:UpdateItem',
   'dynamodb:DeleteItem',
 ] as const;
+
+/**
+ * The service-level detector (lib/sla-detector.ts): reads its cursor, the due-time index's minutes
+ * (Query) and the due cases (GetItem), writes the cases with their events and list entries in
+ * transactions (PutItem, UpdateItem, DeleteItem), then applies the write's tally; removes settled
+ * index items and moves its cursor (DeleteItem, PutItem).
+ */
+export const slaDetectorTableActions = [
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;

@@ -113,6 +113,9 @@ export function syncResultPartition(
   return `${tenant(workspaceId)}#SYNC_RESULT#${userId}#${installationId}`;
 }
 
+/** The due-time index's partition of one UTC minute (`YYYY-MM-DDTHH:MM`). */
+export const slaDueMinute = (minute: string) => `SLA_DUE#${minute}`;
+
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
   principal: (workspaceId: WorkspaceId, principalId: string) => ({
@@ -312,6 +315,17 @@ export const keys = {
     pk: `${tenant(workspaceId)}#LIVE_SPEAKER`,
     sk: tourId,
   }),
+  /**
+   * The due-time index (cases/case-due-index.ts): one item per moment at which time alone moves an
+   * unfinished case's sla_status, in the partition of its UTC minute (`YYYY-MM-DDTHH:MM`), so the
+   * detector reads a minute with one Query, whatever the number of cases or workspaces.
+   */
+  slaDue: (minute: string, workspaceId: WorkspaceId, caseId: string, kind: string) => ({
+    pk: slaDueMinute(minute),
+    sk: `${workspaceId}#${caseId}#${kind}`,
+  }),
+  /** The last minute of the due-time index the detector has settled (cases/sla-detector.ts). */
+  slaDetectorCursor: () => ({ pk: 'SLA_DETECTOR', sk: 'CURSOR' }),
   /** The version of offline sync's backfill done in the workspace (maintenance/sync-backfill.ts). */
   syncBackfill: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'SYNC_BACKFILL' }),
   /** The sync feeds' head: the last position given out (only the sync indexer moves it). */

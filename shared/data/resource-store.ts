@@ -78,6 +78,12 @@ export interface ResourceStoreOptions<T> {
    * value (a tour's stops their PENDING status). Applied to every read of the store.
    */
   asRead?: (record: T) => T;
+  /**
+   * Items that follow from the record and so move in every transaction that writes it, like its
+   * list entries (a case's due-time index, cases/case-due-index.ts): the writes from `before`
+   * (none on create) to `after` (none on delete).
+   */
+  alongside?: (workspaceId: WorkspaceId, before: T | undefined, after: T | undefined) => TableWrite[];
 }
 
 export function resourceStore<T extends VersionedResource>(
@@ -89,7 +95,7 @@ export function resourceStore<T extends VersionedResource>(
   return {
     of(scope) {
       const workspaceId = typeof scope === 'string' ? scope : scope.workspaceId;
-      return workspaceStore(entity, collection, workspaceId, list, options.asRead);
+      return workspaceStore(entity, collection, workspaceId, list, options);
     },
   };
 }
@@ -99,15 +105,17 @@ function workspaceStore<T extends VersionedResource>(
   collection: CollectionName,
   workspaceId: WorkspaceId,
   list: ListSpec<T> | undefined,
-  asRead: ((record: T) => T) | undefined,
+  { asRead, alongside }: ResourceStoreOptions<T>,
 ): WorkspaceStore<T> {
   const key = (id: string): Key => ({ pk: collectionPk(workspaceId, collection), sk: id });
   const read = <R extends T | undefined>(record: R): R => (record && asRead ? (asRead(record) as R) : record);
   const scope = workspaceScope(workspaceId);
   const stored = (resource: T): StoredRecord =>
     list ? indexedItem(list, scope, resource) : ({ ...resource } as StoredRecord);
-  const listed = (before: T | undefined, after: T | undefined): TableWrite[] =>
-    list ? listWrites(list, scope, before, after) : [];
+  const listed = (before: T | undefined, after: T | undefined): TableWrite[] => [
+    ...(list ? listWrites(list, scope, before, after) : []),
+    ...(alongside ? alongside(workspaceId, before, after) : []),
+  ];
   const writes: WorkspaceStore<T>['writes'] = {
     create: (resource, event) => [
       { kind: 'create', key: key(resource.id), entity, record: stored(resource) },

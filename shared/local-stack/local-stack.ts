@@ -46,6 +46,7 @@ import { freePort } from './free-port.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { applyDemoDay, applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
+import { startSlaTimer } from './sla-timer.ts';
 import { solverQueues, startSolverPollers } from './solver-pollers.ts';
 import { startStreamPoller } from './stream-poller.ts';
 import { createStreamTopic } from './stream-topic.ts';
@@ -227,21 +228,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stops.unshift(() => deliveries.stop());
 
-    const solver = startSolverPollers({
-      endpoint: aws.endpoint,
-      region: config().region,
-      queueUrl: queueUrls['fsm-solver'] ?? '',
-      deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
-    });
-    stops.unshift(() => solver.stop());
-
-    const applies = startApplyPollers({
-      endpoint: aws.endpoint,
-      region: config().region,
-      queueUrl: queueUrls['fsm-apply'] ?? '',
-      deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
-    });
-    stops.unshift(() => applies.stop());
+    const workers = startPlanningWorkers(aws.endpoint, queueUrls);
+    stops.unshift(() => workers.stop());
 
     return {
       baseUrl,
@@ -262,6 +250,32 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The workers behind planning: the solver's and the apply worker's queue pollers, and the
+ * scheduled service-level detector of AWS (lib/sla-detector.ts) on a timer.
+ */
+function startPlanningWorkers(endpoint: string, queueUrls: Record<string, string | undefined>) {
+  const region = config().region;
+  const solver = startSolverPollers({
+    endpoint,
+    region,
+    queueUrl: queueUrls['fsm-solver'] ?? '',
+    deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
+  });
+  const applies = startApplyPollers({
+    endpoint,
+    region,
+    queueUrl: queueUrls['fsm-apply'] ?? '',
+    deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
+  });
+  const slaTimer = startSlaTimer();
+  return {
+    async stop() {
+      await Promise.all([slaTimer.stop(), applies.stop(), solver.stop()]);
+    },
+  };
 }
 
 /**

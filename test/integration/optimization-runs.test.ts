@@ -391,6 +391,38 @@ describe('Optimization runs: a run from POST to SUCCEEDED, then applied', () => 
   }, 60_000);
 });
 
+describe('Optimization runs: service levels', () => {
+  it('plans the cases with a due date first and ends them by it, and plans one it cannot meet as early as it can, reported late', async () => {
+    // Prepare: four hours of shift, six hours of work; two cases are due by the evening, one is
+    // due five minutes into the shift (an hour of work cannot end by then).
+    const day = freshDay();
+    const shift = await createShift(people.gasFitter, day, { end: at(day, 12), breaks: [] });
+    const plain = await Promise.all([0, 1, 2].map(() => createCase(day, { duration: 'PT1H' })));
+    const due = await Promise.all(
+      [0, 1].map(() => createCase(day, { duration: 'PT1H', due_by: at(day, 18) })),
+    );
+    const urgent = await createCase(day, { duration: 'PT1H', due_by: at(day, 8.08) });
+
+    // Act
+    const created = await createRun({ ...horizon(day), shift_ids: [shift.id] });
+    const run = await settled(created.id);
+
+    // Assess
+    expect(run.status, JSON.stringify(run)).toBe('SUCCEEDED');
+    const stops = run.result.routes.flatMap((route: { stops: Array<Record<string, any>> }) => route.stops);
+    const stopOf = (id: string) => stops.find((stop: Record<string, any>) => stop.case_id === id);
+    for (const record of due) {
+      expect(stopOf(record.id), 'a due case is planned').toBeDefined();
+      expect(Date.parse(stopOf(record.id)?.end)).toBeLessThanOrEqual(Date.parse(at(day, 18)));
+      expect(stopOf(record.id)?.late).toBeUndefined();
+    }
+    expect(stopOf(urgent.id)).toMatchObject({ late: true, late_by: expect.stringMatching(/^PT/) });
+    expect(stops[0]?.case_id).toBe(urgent.id);
+    const left = run.result.unassigned.map((entry: { case_id: string }) => entry.case_id);
+    expect(left.every((id: string) => plain.some((record) => record.id === id))).toBe(true);
+  });
+});
+
 describe('Optimization runs: apply conflicts', () => {
   it('ends in CONFLICT naming a case edited after the run read it, and writes nothing', async () => {
     const day = freshDay();

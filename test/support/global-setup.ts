@@ -128,6 +128,8 @@ export default async function setup(project: TestProject) {
     // a crashed apply's message comes back after 3 s (not 30), and the service takes it up again.
     FSM_TEST_HOOKS: 'true',
     FSM_APPLY_VISIBILITY_SECONDS: '3',
+    // The service-level detector every 2 s instead of every minute: a breach test waits seconds.
+    FSM_SLA_DETECTOR_PERIOD_MS: '2000',
     FSM_RECORD_TRANSACTIONS: recordedTransactionsFile,
   });
   // The seed's writes came before: the transactions after this line are the tests' traffic.

@@ -24,7 +24,16 @@ export function recordAnswer(answer: ObservedAnswer): void {
     mkdirSync(observedAnswersDir, { recursive: true });
     ready = true;
   }
-  appendFileSync(join(observedAnswersDir, `${process.pid}.jsonl`), `${JSON.stringify(answer)}\n`);
+  const line = `${JSON.stringify(answer)}\n`;
+  try {
+    appendFileSync(join(observedAnswersDir, `${process.pid}.jsonl`), line);
+  } catch (error) {
+    // Work trees of one repository share node_modules (a symlink): another tree's run starting
+    // meanwhile empties the folder. Start it again rather than fail this run's test.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(observedAnswersDir, { recursive: true });
+    appendFileSync(join(observedAnswersDir, `${process.pid}.jsonl`), line);
+  }
 }
 
 export function clearObservedAnswers(): void {

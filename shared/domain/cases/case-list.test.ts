@@ -161,6 +161,50 @@ describe('Function: caseListPlan', () => {
     expect(plan?.where?.({})).toBe(false);
   });
 
+  it('checks a service level on the entries and takes its total from its counter per status', () => {
+    // Act
+    const plan = caseListPlan(query({ sla_status: 'BREACHED', statuses: ['NEW', 'SCHEDULED'] }), undefined);
+
+    // Assess
+    expect(plan?.segments).toEqual(['NEW', 'SCHEDULED']);
+    expect(plan?.countedBy).toBe('sla_status=BREACHED');
+    expect(plan?.where?.({ sla_status: 'BREACHED' })).toBe(true);
+    expect(plan?.where?.({ sla_status: 'AT_RISK' })).toBe(false);
+    expect(plan?.where?.({})).toBe(false);
+  });
+
+  it('counts a service level within an area by walking, both checked on the entries', () => {
+    // Act
+    const plan = caseListPlan(query({ sla_status: 'AT_RISK', area_id: area }), undefined);
+
+    // Assess
+    expect(plan?.countedBy).toBeUndefined();
+    expect(plan?.where?.({ sla_status: 'AT_RISK', area_id: area })).toBe(true);
+    expect(plan?.where?.({ sla_status: 'AT_RISK', area_id: lukas })).toBe(false);
+  });
+
+  it('counts a case with a service level in the counter of its status and level, and moves it with the level', () => {
+    // Prepare
+    const before = aCase({ due_by: '2026-03-04T14:00:00.000Z', sla_status: 'AT_RISK' });
+    const after = { ...before, sla_status: 'BREACHED' as const, lock_version: 3 };
+
+    // Act
+    const names = counterNames(caseList, before);
+    const stored = recordOf(indexedItem(caseList, scope, before)) as unknown as Case;
+    const moved = listWrites(caseList, scope, stored, after)
+      .filter((write): write is Extract<TableWrite, { kind: 'add' }> => write.kind === 'add')
+      .map((write) => [write.key.sk, write.by]);
+
+    // Assess
+    expect(names).toContain('SCHEDULED#sla_status=AT_RISK');
+    expect(moved).toEqual(
+      expect.arrayContaining([
+        ['CASE#SCHEDULED#sla_status=AT_RISK', -1],
+        ['CASE#SCHEDULED#sla_status=BREACHED', 1],
+      ]),
+    );
+  });
+
   it('counts an area within an assignee by walking the assignee facet', () => {
     // Act
     const plan = caseListPlan(query({ area_id: area, assignee_id: lukas }), undefined);

@@ -12,6 +12,9 @@
  *   sort key orders the assignee's cases in memory (it reads all of them).
  * - `area_id` is checked on the index entries; its total is a counter (per status and area), so
  *   the walk reads about size ÷ (the area's share) entries.
+ * - `sla_status` is checked on the index entries like `area_id`; its total is a counter (per status
+ *   and service level, `slaCounter`), so the statuses without such cases are not walked and the walk
+ *   reads about size ÷ (its share) entries. With the area too, both are checked and the walk counts.
  * - `updated_from`/`updated_to` bound a key range of the updated_at index; its total is a count
  *   of the range. Sorted by another key, the range is ordered in memory.
  * - `scheduled_from`/`scheduled_to` are checked on the entries, `scheduled_to` also bounds a key
@@ -32,8 +35,12 @@ export const assigneeFacet = 'assignee_id';
 /** The counter of an area's cases within a status (case.list.ts `caseList.counters`). */
 export const areaCounter = (areaId: string) => `area_id=${areaId}`;
 
+/** The counter of a service level's cases within a status (case.list.ts `caseList.counters`). */
+export const slaCounter = (slaStatus: string) => `sla_status=${slaStatus}`;
+
 type Entry = StoredRecord & {
   area_id?: string;
+  sla_status?: string;
   scheduled_start?: string;
   scheduled_end?: string;
   updated_at?: string;
@@ -64,6 +71,8 @@ export function caseListPlan(
   const checks: Array<(entry: Entry) => boolean> = [];
   const area = query.area_id;
   if (area) checks.push((entry) => entry.area_id === area);
+  const sla = query.sla_status;
+  if (sla) checks.push((entry) => entry.sla_status === sla);
 
   const { updated_from: updatedFrom, updated_to: updatedTo } = query;
   const { scheduled_from: scheduledFrom, scheduled_to: scheduledTo } = query;
@@ -104,10 +113,15 @@ export function caseListPlan(
             updatedRange ? [] : [updatedFrom, updatedTo],
             scheduledFrom,
             scheduledTo,
+            // Appended, so the kept state of queries without it keeps its key.
+            ...(sla ? [sla] : []),
           ]),
         }
       : {}),
-    // The area alone: its counter counts exactly what the check keeps (a range is counted).
-    ...(area && checks.length === 1 && !assignee && !updatedRange ? { countedBy: areaCounter(area) } : {}),
+    // The area or the service level alone: its counter counts exactly what the check keeps (a
+    // range is counted).
+    ...(checks.length === 1 && !assignee && !updatedRange && (area || sla)
+      ? { countedBy: area ? areaCounter(area) : slaCounter(sla ?? '') }
+      : {}),
   };
 }

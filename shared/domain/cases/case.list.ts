@@ -11,7 +11,8 @@ const priorityPlace = 1e13;
  * a facet or a counter (README.md, "Lists", the CASE rows): status is the segment and its own
  * order (the segments one after another, each by creation); priority a numeric key (rank, then
  * creation time); an assignee's cases a facet (by creation, the default order); an area's a
- * counter. `listedValues` carries what filters and further sort keys read from the entries.
+ * counter, and so is a service level (sla_status). `listedValues` carries what filters and further
+ * sort keys read from the entries.
  */
 export const caseList: ListSpec<Case> = {
   name: 'CASE',
@@ -42,7 +43,10 @@ export const caseList: ListSpec<Case> = {
     updated_at: byChange(),
   },
   facets: { assignee_id: { index: 'gsi2', order: 'created_at', of: (record) => record.assignee_id } },
-  counters: (record) => (record.area_id ? [`area_id=${record.area_id}`] : []),
+  counters: (record) => [
+    ...(record.area_id ? [`area_id=${record.area_id}`] : []),
+    ...(record.sla_status ? [`sla_status=${record.sla_status}`] : []),
+  ],
   listedValues: (record) => ({
     title: record.title,
     priority: record.priority,
@@ -53,6 +57,8 @@ export const caseList: ListSpec<Case> = {
     located: record.location ? 1 : 0,
     windows_from: record.time_windows?.[0]?.start,
     windows_to: record.time_windows?.at(-1)?.end,
+    // The service level filter (case-list.ts), counted per status by `sla_status=<value>`.
+    sla_status: record.sla_status,
   }),
   basePartition: collectionOf('CASE'),
 };

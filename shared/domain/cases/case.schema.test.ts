@@ -116,6 +116,7 @@ describe('Schema: UpdateCase', () => {
       scheduled_end: null,
       address: { street: null },
       location: null,
+      due_by: null,
     });
 
     // Assess
@@ -128,6 +129,7 @@ describe('Schema: UpdateCase', () => {
       scheduled_end: null,
       address: { street: null },
       location: null,
+      due_by: null,
     });
   });
 
@@ -143,6 +145,16 @@ describe('Schema: UpdateCase', () => {
       title: 'a null latitude',
       input: { location: { latitude: null } },
       errors: [['#/location/latitude', 'field-required']],
+    },
+    {
+      title: 'a due_by without a time',
+      input: { due_by: '2026-03-04' },
+      errors: [['#/due_by', 'field-invalid']],
+    },
+    {
+      title: 'sla_status, which the service keeps',
+      input: { sla_status: 'ON_TRACK' },
+      errors: [['#/sla_status', 'field-unknown']],
     },
     {
       title: '1.5 as lock_version',

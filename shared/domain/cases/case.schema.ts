@@ -7,10 +7,19 @@
  */
 import * as z from 'zod';
 import { isoDuration } from '../../schema/duration.ts';
-import { dateTime, latitude, lockVersion, longitude, storedVersion, text } from '../../schema/fields.ts';
+import {
+  dateTime,
+  latitude,
+  lockVersion,
+  longitude,
+  storedVersion,
+  systemManaged,
+  text,
+} from '../../schema/fields.ts';
 import { pagedListSchema } from '../../schema/list.ts';
 import { paginationQuery, sortParam } from '../../schema/query-params.ts';
 import { casePriorities, caseStatuses, scheduleLocks } from './case-enums.ts';
+import { atRiskLeadMs, slaStatuses } from './case-service-level.ts';
 import { countryCode, storedCountryCode } from './country-code.ts';
 
 export {
@@ -21,6 +30,7 @@ export {
   type ScheduleLock,
   scheduleLocks,
 } from './case-enums.ts';
+export { type SlaStatus, slaStatuses } from './case-service-level.ts';
 
 const statusDescription =
   'Where the work stands: NEW (not planned yet), SCHEDULED (planned), IN_PROGRESS (being worked ' +
@@ -34,6 +44,18 @@ const lockDescription =
   'LOCK_NOT_KEPT; applying a plan never moves a locked case off its technician or time and never returns it ' +
   'to NEW. ASSIGNEE needs an assignee_id and TIME a scheduled_start (422 at `#/schedule_lock` otherwise); ' +
   'editing a case by hand is not planning: a PATCH may change what a lock keeps.';
+
+const atRiskHours = atRiskLeadMs / 3_600_000;
+const dueByDescription =
+  'The latest acceptable end of the work (RFC 3339 date-time, answered in UTC): the service level ' +
+  'committed to the customer. While the case is unfinished (not DONE or CANCELLED) its passing makes the ' +
+  'case BREACHED within a minute (sla_status, a case.updated of actor SYSTEM).';
+const slaDescription =
+  'The service level, kept by the service; absent exactly when due_by is. An unfinished case (not DONE or ' +
+  `CANCELLED) is BREACHED from due_by on, AT_RISK from ${atRiskHours} hours before due_by or while its ` +
+  'scheduled_end lies after due_by, ON_TRACK otherwise; each change by time alone is made within a minute of ' +
+  'its moment and emits case.updated (actor SYSTEM). A finished case keeps what the write that finished it ' +
+  'found: BREACHED when due_by had passed, else ON_TRACK (met). Filter with `sla_status`.';
 
 const limits = { title: 255, description: 10_000, externalId: 255, street: 255, postalCode: 32, city: 255 };
 
@@ -121,6 +143,11 @@ export const CaseSchema = z
           'A booked appointment (POST /api/v2/cases/{case_id}/book) sets it to the window promised to the customer.',
       }),
     schedule_lock: z.enum(scheduleLocks).meta({ description: `${lockDescription} Always present.` }),
+    due_by: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: `${dueByDescription} Omitted when none.`, example: '2026-03-04T14:00:00.000Z' }),
+    sla_status: z.enum(slaStatuses).optional().meta({ description: slaDescription, example: 'ON_TRACK' }),
     created_at: z.iso.datetime().meta({ description: 'When the case was created.' }),
     updated_at: z.iso.datetime().meta({ description: 'When the case was last written.' }),
     lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
@@ -278,6 +305,12 @@ export const CreateCaseSchema = z
       .enum(scheduleLocks)
       .optional()
       .meta({ description: `${lockDescription} Default NONE.` }),
+    due_by: dateTime()
+      .optional()
+      .meta({
+        description: `${dueByDescription} Optional; any instant, a past one makes the case BREACHED at once.`,
+      }),
+    sla_status: systemManaged('Derived from due_by, status, scheduled_end and the time.'),
   })
   .meta({ id: 'CreateCase', description: 'A new case. Unknown keys are ignored.' });
 
@@ -329,6 +362,11 @@ export const UpdateCaseSchema = z
       .enum(scheduleLocks)
       .optional()
       .meta({ description: `${lockDescription} null is 422 (send NONE to unlock).` }),
+    due_by: dateTime()
+      .nullable()
+      .optional()
+      .meta({ description: 'The latest acceptable end; null clears it (and with it sla_status).' }),
+    sla_status: systemManaged('Derived from due_by, status, scheduled_end and the time.'),
     lock_version: lockVersion(),
   })
   .meta({
@@ -377,6 +415,14 @@ export const CaseListQuery = z.object({
   scheduled_to: dateTime()
     .optional()
     .meta({ description: 'Exclusive end of the window scheduled_from describes.' }),
+  sla_status: z
+    .enum(slaStatuses)
+    .optional()
+    .meta({
+      description:
+        'Only cases with this sla_status (cases without due_by have none and never match). Combine with ' +
+        'statuses, e.g. the open ones, for the work still to save.',
+    }),
   updated_from: dateTime().optional().meta({ description: 'Inclusive lower bound of updated_at.' }),
   updated_to: dateTime().optional().meta({ description: 'Exclusive upper bound of updated_at.' }),
 });

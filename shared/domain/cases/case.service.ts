@@ -5,7 +5,9 @@
  * sent, so a case keeps naming an area deleted or a user deactivated later; the scheduled window is checked
  * on the resulting case: both ends or neither, start before end. Field workers see only their
  * own cases (case-visibility.ts) and change only the status of those (own-work.ts). Every change emits case.created / case.updated / case.deleted
- * with the case as data.object.
+ * with the case as data.object. Every write judges the case's service level (case-service-level.ts):
+ * sla_status follows from due_by, status and scheduled_end at the time of the write; what time
+ * alone changes later, the detector writes (sla-detector.ts).
  */
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
@@ -37,6 +39,7 @@ import { locksAssignee, locksTime } from './case-enums.ts';
 import { CaseError } from './case-error.ts';
 import { caseListPlan } from './case-list.ts';
 import { withPlanningDefaults } from './case-planning.ts';
+import { withServiceLevel } from './case-service-level.ts';
 import { assigneeScopeOf, canSeeCase } from './case-visibility.ts';
 
 const resource = (id: string) => ({ type: 'case', id });
@@ -237,7 +240,7 @@ function withOptional(record: Case, field: keyof Case, value: unknown): void {
 export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   const id = newRecordId();
   const now = instantOfId(id);
-  const record: Case = {
+  let record: Case = {
     id,
     title: input.title,
     status: input.status,
@@ -258,6 +261,8 @@ export async function createCase(ctx: Actor, input: CreateCase): Promise<Case> {
   record.schedule_lock = input.schedule_lock ?? 'NONE';
   withOptional(record, 'required_skill_ids', nonEmpty(input.required_skill_ids));
   withOptional(record, 'time_windows', nonEmpty(input.time_windows));
+  withOptional(record, 'due_by', input.due_by);
+  record = withServiceLevel(record, Date.parse(now));
   const errors = [
     ...windowErrors(record),
     ...lockErrors(record, true),
@@ -282,7 +287,7 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
     expectedVersion: patch.lock_version,
     apply: (current) => {
       if (ownOnly) assertOwnWorkStatus(patch.status, current.status, caseOwnWork);
-      const { address, location, duration, required_skill_ids, time_windows, ...fields } = patch;
+      const { address, location, duration, required_skill_ids, time_windows, sla_status, ...fields } = patch;
       const next = mergePatch(current, fields);
       if (duration !== undefined) next.duration = shortestDuration(duration);
       if (required_skill_ids !== undefined) {
@@ -299,7 +304,7 @@ export async function updateCase(ctx: Actor, id: string, patch: UpdateCase): Pro
         ...lockErrors(next, patch.schedule_lock !== undefined),
       ];
       if (errors.length > 0) throw new CaseError('invalid', { fields: errors });
-      return next;
+      return withServiceLevel(next, Date.now(), current);
     },
     save: (next, current) => {
       const previous = previousAttributes(current, next);

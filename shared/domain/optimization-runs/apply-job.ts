@@ -19,7 +19,9 @@
  */
 import type { Actor } from '../../auth/actor.ts';
 import { getPrincipal } from '../../data/directory.store.ts';
+import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
+import { withPlanningDefaults } from '../cases/case-planning.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
@@ -33,6 +35,7 @@ import { decideToUndo, originalState, undoAndFinish } from './apply-undo.ts';
 import { tourHolds, writeCase, writeTour } from './apply-writes.ts';
 import type { RunRecord } from './optimization-run.record.ts';
 import { runStore } from './optimization-run.store.ts';
+import { planningFingerprint } from './planning-fingerprint.ts';
 import type { RunApplication } from './run-application.ts';
 import { readPlan } from './run-plan.store.ts';
 
@@ -222,7 +225,10 @@ async function checkAll(job: Job): Promise<void> {
   const refs: Ref[] = [];
   caseIds.forEach((id, index) => {
     const expected = expectedOf(`case:${id}`, plan.basis.cases[id]?.v);
-    if (cases[index]?.lock_version !== expected) refs.push({ type: 'case', id });
+    const current = cases[index];
+    if (current?.lock_version !== expected && !(current && stillAsPlanned(job, id)(current))) {
+      refs.push({ type: 'case', id });
+    }
   });
   tourIds.forEach((id, index) => {
     const expected = expectedOf(`tour:${id}`, plan.basis.tours[id]?.v);
@@ -279,7 +285,22 @@ async function caseStep(job: Job, entry: CasePlan): Promise<void> {
     { key: entry.key, id: entry.id, readVersion: entry.original.v },
     entry.target,
     1,
+    {},
+    stillAsPlanned(job, entry.id),
   );
+}
+
+/**
+ * A case the apply has not written yet whose planning fields are as the run read them
+ * (planning-fingerprint.ts): someone changed something else of it (a title, the sla_status the
+ * detector moves), which is no conflict.
+ */
+function stillAsPlanned(job: Job, id: string): (record: Case) => boolean {
+  const fp = job.plan.basis.cases[id]?.fp;
+  return (record) =>
+    fp !== undefined &&
+    !job.writer.entries.has(`case:${id}`) &&
+    planningFingerprint(withPlanningDefaults(record)) === fp;
 }
 
 /** One tour's steps of a phase, in order, from where its journal says it stopped. */

@@ -14,6 +14,7 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
+import { withServiceLevel } from '../cases/case-service-level.ts';
 import type { StoredStop, Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { type ClaimConflict, tourClaims } from '../tours/tour-claims.ts';
@@ -214,7 +215,8 @@ function nextCase(current: Case, target: CaseTarget): Case {
     if (target[field]) next[field] = target[field];
     else delete next[field];
   }
-  return next;
+  // A plan moves status and window, which the service level reads (a finish after due_by, a window past it).
+  return withServiceLevel(next, Date.now(), current);
 }
 
 /** Writes a case's planning fields as `target`, recording `stepsDone`. */

@@ -72,6 +72,8 @@ export interface CaseBasis {
    * planned on its shift at its start, never written by apply, kept on its tour if left out.
    */
   pinned?: true;
+  /** What the plan depends on of the case (planning-fingerprint.ts); absent on older plans. */
+  fp?: string;
 }
 
 /**

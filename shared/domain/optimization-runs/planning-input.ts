@@ -39,6 +39,7 @@ import { tourStore, toursOfShift, toursOfStatus } from '../tours/tour.store.ts';
 import { openToursOfCases } from '../tours/tour-claims.ts';
 import type { CaseBasis, RunPlan, RunRecord, TourBasis } from './optimization-run.record.ts';
 import { maxPlannedCases, maxPlannedShifts } from './optimization-run-statuses.ts';
+import { planningFingerprint } from './planning-fingerprint.ts';
 
 export interface PlanningInput {
   problem: PlanningProblem;
@@ -184,7 +185,7 @@ export function planCase({ record, pinnedTo }: ReadCase, run: RunRecord, now: nu
   const pinned = pinnedTo !== undefined;
   const keepsTime = (pinned || locksTime(lock)) && record.scheduled_start !== undefined;
   const keepsUser = !pinned && locksAssignee(lock) && record.assignee_id !== undefined;
-  const dueBy = (record as { due_by?: string }).due_by;
+  const dueBy = record.due_by;
   return {
     id: record.id,
     ...(record.location ? { location: record.location } : {}),
@@ -244,6 +245,7 @@ export function caseBasis({ record, pinnedTo }: ReadCase): CaseBasis {
     ...(record.scheduled_end ? { scheduled_end: record.scheduled_end } : {}),
     ...(record.schedule_lock && record.schedule_lock !== 'NONE' ? { lock: record.schedule_lock } : {}),
     ...(pinnedTo ? { pinned: true as const } : {}),
+    fp: planningFingerprint(record),
   };
 }
 

@@ -11,6 +11,7 @@ import { domainEvent, previousAttributes } from '../../events/domain-event.ts';
 import type { Case } from '../cases/case.schema.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { withPlanningDefaults } from '../cases/case-planning.ts';
+import { withServiceLevel } from '../cases/case-service-level.ts';
 import type { Shift } from '../shifts/shift.schema.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import type { Tour } from '../tours/tour.schema.ts';
@@ -166,17 +167,22 @@ export async function placeCase(
     planned_arrival: iso(insertion.arrival),
     status: 'PENDING',
   });
-  const nextCase: Case = {
-    ...record,
-    status: 'SCHEDULED',
-    assignee_id: shift.user_id,
-    scheduled_start: iso(insertion.start),
-    scheduled_end: iso(insertion.start + task.durationSeconds),
-    time_windows: [{ start: input.start, end: input.end }],
-    schedule_lock: input.schedule_lock ?? 'NONE',
-    lock_version: record.lock_version + 1,
-    updated_at: stamp,
-  };
+  // A booked window past due_by puts the case AT_RISK at once (case-service-level.ts).
+  const nextCase: Case = withServiceLevel<Case>(
+    {
+      ...record,
+      status: 'SCHEDULED',
+      assignee_id: shift.user_id,
+      scheduled_start: iso(insertion.start),
+      scheduled_end: iso(insertion.start + task.durationSeconds),
+      time_windows: [{ start: input.start, end: input.end }],
+      schedule_lock: input.schedule_lock ?? 'NONE',
+      lock_version: record.lock_version + 1,
+      updated_at: stamp,
+    },
+    Date.now(),
+    record,
+  );
   return { stops, nextCase };
 }
 

@@ -38,6 +38,8 @@ const boilerService = {
   required_skill_ids: [ids.gasSafe],
   time_windows: [{ start: '2026-03-04T07:00:00Z', end: '2026-03-04T11:00:00Z' }],
   schedule_lock: 'ASSIGNEE' as const,
+  due_by: '2026-03-06T16:00:00.000Z',
+  sla_status: 'ON_TRACK' as const,
   created_at: '2026-03-02T08:15:00.906Z',
   updated_at: '2026-03-03T16:40:12.310Z',
   lock_version: 2,
@@ -77,7 +79,11 @@ export const caseRoutes = crudRoutes({
       'time of a shift); a case without a location cannot be planned. schedule_lock (NONE unless set, always ' +
       'answered) pins what planning must keep: ASSIGNEE the technician, TIME the start, ASSIGNEE_AND_TIME ' +
       'both. Booking an appointment (POST /api/v2/cases/{case_id}/book) places a case on a shift at a promised ' +
-      `window. ${fieldWork}`,
+      'window. due_by is the service level committed to the customer, the latest acceptable end; ' +
+      'sla_status (kept by the service, absent without due_by) says where the case stands against it: an ' +
+      'unfinished case is BREACHED from due_by on and AT_RISK from 2 hours before it or while its scheduled ' +
+      'window ends after it; what time alone changes is written within a minute of its moment as a case.updated ' +
+      `of actor SYSTEM (docs/service-levels.md). ${fieldWork}`,
     list:
       'Default order: created_at descending (newest first); remaining ties by id in the direction of ' +
       'the first sort key. A field worker sees only its own cases (an assignee_id naming someone else ' +
@@ -85,7 +91,9 @@ export const caseRoutes = crudRoutes({
       'for: scheduled_from/scheduled_to over every status reads every case scheduled to start before ' +
       'scheduled_to (add statuses, e.g. the open ones, or assignee_id), and status or priority followed ' +
       'by a further sort key orders a whole status or priority at a time. With assignee_id (and for ' +
-      "field workers) a sort key other than created_at orders all of that assignee's cases. Every " +
+      "field workers) a sort key other than created_at orders all of that assignee's cases. sla_status " +
+      '(e.g. BREACHED with the open statuses: the commitments missed and still to be done) is counted per ' +
+      'status, so its total is exact and its pages cost about their share of the cases walked. Every ' +
       'change emits case.created, case.updated or case.deleted (on the event stream CASE_CREATED:V1, ' +
       'CASE_UPDATED:V1 and, when external_id changes, CASE_EXTERNAL_ID_UPDATED:V1).',
     create:
@@ -97,7 +105,8 @@ export const caseRoutes = crudRoutes({
       '#/required_skill_ids/<index>). time_windows are ordered by start and do not overlap (one may start ' +
       'where the one before ends), each start before its end (422 at #/time_windows/<index>/start or /end). ' +
       'schedule_lock defaults to NONE; ASSIGNEE needs an assignee_id, TIME a scheduled_start (422 at ' +
-      '#/schedule_lock). ' +
+      '#/schedule_lock). due_by is any RFC 3339 date-time (422 at #/due_by otherwise); sla_status is ' +
+      'answered, never sent (422 at #/sla_status). ' +
       'Empty lists are omitted from the answer. The new case starts at lock_version 0; created_at is the ' +
       'instant its id was made.',
     update:
@@ -109,7 +118,10 @@ export const caseRoutes = crudRoutes({
       'scheduled window is checked on the resulting case: both ends or neither, start before end ' +
       '(422 at #/scheduled_end, or at the end that is missing). schedule_lock cannot be null (send NONE); ' +
       'a lock keeps what it pins: clearing assignee_id under ASSIGNEE, or scheduled_start under TIME, is 422 ' +
-      `at that field until the lock is NONE. ${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,
+      'at that field until the lock is NONE. due_by is cleared with null, and sla_status with it; a ' +
+      'write judges sla_status anew (a later due_by can make a BREACHED case ON_TRACK again; a case set ' +
+      'DONE keeps what it was then). ' +
+      `${ownWorkDocs(caseOwnWork, 'dispatcher, admin, owner')}`,
     delete:
       'The case is gone; a case.deleted event records it. Records that name it (tour stops) keep its ' +
       'id until they are written again.',
@@ -134,6 +146,7 @@ export const caseRoutes = crudRoutes({
       scheduled_start: '2026-03-04T08:00:00Z',
       scheduled_end: '2026-03-04T10:00:00Z',
       schedule_lock: 'ASSIGNEE',
+      due_by: '2026-03-06T17:00:00+01:00',
       lock_version: 1,
     },
   },
