@@ -423,6 +423,37 @@ describe('Optimization runs: service levels', () => {
   });
 });
 
+describe('Optimization runs: apply and time', () => {
+  it('applies over a case whose sla_status the service moved with time since the run read it (no conflict)', async () => {
+    // Prepare: a case that turns AT_RISK (two hours before its due date) seconds after the run.
+    const day = freshDay();
+    const shift = await createShift(people.gasFitter, day);
+    const record = await createCase(day, {
+      due_by: new Date(Date.now() + 2 * 3_600_000 + 15_000).toISOString(),
+    });
+    const run = await settled(
+      (await createRun({ ...horizon(day), case_ids: [record.id], shift_ids: [shift.id] })).id,
+    );
+    expect(run.status).toBe('SUCCEEDED');
+    const before = await call('GET', `/api/v2/cases/${record.id}`, { token: dispatcher });
+    expect(before.body.sla_status).toBe('ON_TRACK');
+    await eventually(async () => {
+      const moved = await call('GET', `/api/v2/cases/${record.id}`, { token: dispatcher });
+      expect(moved.body.sla_status).toBe('AT_RISK');
+    }, 40_000);
+
+    // Act
+    const response = await call('POST', `${runs}/${run.id}/apply`, { token: dispatcher });
+    const ended = await applicationEnded(run.id);
+
+    // Assess
+    expect(response.status, response.text).toBe(202);
+    expect(ended.application.status, JSON.stringify(ended.application)).toBe('APPLIED');
+    const applied = await call('GET', `/api/v2/cases/${record.id}`, { token: dispatcher });
+    expect(applied.body).toMatchObject({ status: 'SCHEDULED', assignee_id: people.gasFitter });
+  }, 60_000);
+});
+
 describe('Optimization runs: apply conflicts', () => {
   it('ends in CONFLICT naming a case edited after the run read it, and writes nothing', async () => {
     const day = freshDay();

@@ -291,9 +291,8 @@ async function caseStep(job: Job, entry: CasePlan): Promise<void> {
 }
 
 /**
- * A case the apply has not written yet whose planning fields are as the run read them
- * (planning-fingerprint.ts): someone changed something else of it (a title, the sla_status the
- * detector moves), which is no conflict.
+ * A case the apply has not written yet that is as the run read it but for what the service moves
+ * with time (planning-fingerprint.ts: the sla_status the detector sets): no conflict.
  */
 function stillAsPlanned(job: Job, id: string): (record: Case) => boolean {
   const fp = job.plan.basis.cases[id]?.fp;

@@ -72,7 +72,7 @@ export interface CaseBasis {
    * planned on its shift at its start, never written by apply, kept on its tour if left out.
    */
   pinned?: true;
-  /** What the plan depends on of the case (planning-fingerprint.ts); absent on older plans. */
+  /** The case as read, less what time alone moves (planning-fingerprint.ts); absent on older plans. */
   fp?: string;
 }
 
