@@ -184,7 +184,9 @@ export const schedulingRoutes = [
       'after `from` and at most 7 days later (422 at `#/to`); each of `case_ids` / `shift_ids` must name a case or ' +
       'shift of the workspace (422 at its index, e.g. `#/case_ids/2`), a case not in progress, done or cancelled, ' +
       'a shift overlapping the horizon; `time_limit_seconds` 1..300, default 30. `from` and `to` are required ' +
-      '(422 `field-required` at the pointer) unless `mode` is REPAIR.\n\n' +
+      '(422 `field-required` at the pointer) unless `mode` is REPAIR. Cases with a `due_by` are planned before ' +
+      'other work (after URGENT and locked work) to end by it; one that cannot end by it is planned as early as it ' +
+      'can be, its stop `late` with `late_by` in the result.\n\n' +
       '`mode: "REPAIR"` with `shift_ids` (required, 422 at `#/shift_ids`) re-plans the rest of those shifts’ day ' +
       'when it drifted from its plan (API-DECISIONS.md, "The live day"): stops started, done or skipped stay as ' +
       'they are, first on the tour; the rest of the day starts where and when the current work ends (or at the ' +
