@@ -4,6 +4,8 @@
  * and bookings, and applies stopped after k writes (as a crash would) and taken up again — with a
  * record changed meanwhile or not. After every step:
  *
+ * Runs are PLAN runs and REPAIR runs (the rest of one or two shifts' days, the fewest changes).
+ *
  * 1. a case is a stop of one open (PLANNED or IN_PROGRESS) tour at most;
  * 2. a shift has one PLANNED tour at most;
  * 3. no case is SCHEDULED off an open tour, and a SCHEDULED case's assignee is its tour's technician;
@@ -226,16 +228,24 @@ async function rememberBooked(d: Day, ids: ReadonlyArray<string | undefined>): P
 }
 
 /** A run over the day (its default selection, or some of the cases), solved; waits to be applied. */
-async function plan(d: Day): Promise<void> {
+async function plan(d: Day, mode: 'PLAN' | 'REPAIR' = 'PLAN'): Promise<void> {
   const named = d.random() < 0.5 ? d.cases.filter(() => d.random() < 0.6) : [];
   const run = await createRun(ctx, {
     from: hours(d.day, 0),
     to: hours(d.day, 24),
     ...(named.length > 0 ? { case_ids: named } : {}),
-    shift_ids: d.shifts.map((shift) => shift.id),
+    // A REPAIR run re-plans one or two shifts' days with the fewest changes.
+    shift_ids:
+      mode === 'REPAIR'
+        ? d.shifts
+            .filter(() => d.random() < 0.5)
+            .map((shift) => shift.id)
+            .slice(0, 2)
+        : d.shifts.map((shift) => shift.id),
+    ...(mode === 'REPAIR' ? { mode } : {}),
     time_limit_seconds: 1,
   }).catch(() => undefined);
-  if (!run) return; // a named case is no longer plannable (422)
+  if (!run) return; // a named case is no longer plannable, or no shift was named (422)
   const message = JSON.stringify({ v: 1, workspace_id: ctx.workspaceId, run_id: run.id });
   await processSolverMessage(
     message,
@@ -453,7 +463,8 @@ const steps = {
   lock,
   edit: (d: Day) => edit(d),
   book: (d: Day) => book(d),
-  plan,
+  plan: (d: Day) => plan(d),
+  repair: (d: Day) => plan(d, 'REPAIR'),
   apply: (d: Day) => apply(d),
   race,
 };
@@ -474,6 +485,7 @@ describe('Dispatch invariants under random days', () => {
             'book',
             'plan',
             'plan',
+            'repair',
             'apply',
             'apply',
             'race',
