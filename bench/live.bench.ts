@@ -224,6 +224,7 @@ try {
     return report(tech, placeOf(tech, index, -1), Date.now());
   });
   await new Promise((resolve) => setTimeout(resolve, 3000));
+  admin = await bench.token(client);
   const stream = await holdStream(admin);
 
   // 1. Following: every technician every `every` seconds, jumping 6 km every `moving-every`th report.
