@@ -2,7 +2,8 @@
  * The whole service on one machine, for `npm start` and the integration tests: DynamoDB Local
  * (streams on, data under DATA_DIR), the SQS/S3 emulator, table/queues/bucket, the seed, the
  * identity provider, the API serving the route table through the Lambda handlers, and the
- * stream poller standing in for the Lambda event-source mapping. Real AWS SDK clients talk to
+ * stream poller standing in for the Lambda event-source mapping, and the maintenance plans'
+ * generation timer standing in for its EventBridge schedule. Real AWS SDK clients talk to
  * the emulators; nothing behind the handlers is an in-memory fake. With FSM_DYNAMODB_ENDPOINT
  * set, that DynamoDB-compatible endpoint is used instead of a DynamoDB Local of its own
  * (dynamodb-endpoint.ts).
@@ -43,6 +44,7 @@ import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { givenDynamoDbEndpoint, startStackDynamoDb, streamsServed } from './dynamodb-endpoint.ts';
 import { semanticsProxyIfAsked } from './dynamodb-semantics-opt-in.ts';
 import { freePort } from './free-port.ts';
+import { startMaintenanceTimer } from './maintenance-timer.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { applyDemoDay, applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
@@ -242,6 +244,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
     });
     stops.unshift(() => applies.stop());
+
+    // Maintenance plans' cases, as the scheduled function generates them on AWS.
+    const maintenance = startMaintenanceTimer((message, details) => logger.warn(message, details));
+    stops.unshift(() => maintenance.stop());
 
     return {
       baseUrl,
