@@ -229,25 +229,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stops.unshift(() => deliveries.stop());
 
-    const solver = startSolverPollers({
-      endpoint: aws.endpoint,
-      region: config().region,
-      queueUrl: queueUrls['fsm-solver'] ?? '',
-      deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
-    });
-    stops.unshift(() => solver.stop());
-
-    const applies = startApplyPollers({
-      endpoint: aws.endpoint,
-      region: config().region,
-      queueUrl: queueUrls['fsm-apply'] ?? '',
-      deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
-    });
-    stops.unshift(() => applies.stop());
-
-    // Maintenance plans' cases, as the scheduled function generates them on AWS.
-    const maintenance = startMaintenanceTimer((message, details) => logger.warn(message, details));
-    stops.unshift(() => maintenance.stop());
+    stops.unshift(...startWorkers(aws.endpoint, queueUrls));
 
     return {
       baseUrl,
@@ -268,6 +250,28 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * The workers that AWS runs on queues and schedules: the solver and apply pollers on their queues,
+ * and the maintenance plans' generation timer standing in for its EventBridge schedule. Returns
+ * their stops.
+ */
+function startWorkers(endpoint: string, queueUrls: Record<string, string>): Array<() => Promise<void>> {
+  const solver = startSolverPollers({
+    endpoint,
+    region: config().region,
+    queueUrl: queueUrls['fsm-solver'] ?? '',
+    deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
+  });
+  const applies = startApplyPollers({
+    endpoint,
+    region: config().region,
+    queueUrl: queueUrls['fsm-apply'] ?? '',
+    deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
+  });
+  const maintenance = startMaintenanceTimer((message, details) => logger.warn(message, details));
+  return [() => maintenance.stop(), () => applies.stop(), () => solver.stop()];
 }
 
 /**
