@@ -127,8 +127,9 @@ export function parseRule(rrule: string): { options: Partial<RuleOptions> } | { 
   } catch (error) {
     return { error: `is not an RFC 5545 recurrence rule: ${(error as Error).message}` };
   }
-  if (options.freq === undefined || !/(^|;)FREQ=/i.test(rrule)) return { error: 'needs a FREQ' };
-  if (refusedFrequencies.has(options.freq)) {
+  if (!/(^|;)FREQ=/i.test(rrule)) return { error: 'needs a FREQ' };
+  // rrule reads an unknown FREQ as none at all.
+  if (options.freq === undefined || options.freq === null || refusedFrequencies.has(options.freq)) {
     return { error: 'FREQ must be HOURLY, DAILY, WEEKLY, MONTHLY or YEARLY' };
   }
   if (options.count !== undefined && options.count !== null && options.until) {
