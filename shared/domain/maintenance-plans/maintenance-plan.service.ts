@@ -103,7 +103,13 @@ async function referenceErrors(
 export function recurrenceErrors(plan: MaintenancePlan, now = Date.now()): FieldError[] {
   const parsed = parseIsoDuration(plan.horizon);
   const horizonMs = 'seconds' in parsed ? parsed.seconds * 1000 : 0;
-  const count = occurrencesBetween(plan, now, now + horizonMs).length;
+  let count: number;
+  try {
+    count = occurrencesBetween(plan, now, now + horizonMs).length;
+  } catch {
+    // A rule that passed the parts' checks and still fails rrule's expansion is no rule we can keep.
+    return [{ type: 'field-invalid', pointer: '#/rrule', detail: 'cannot be expanded into occurrences' }];
+  }
   if (count <= maxOccurrencesPerHorizon) return [];
   return [
     {

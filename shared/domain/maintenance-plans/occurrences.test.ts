@@ -205,6 +205,12 @@ describe('Module: occurrences', () => {
     it.each([
       ['FREQ=FORTNIGHTLY', /FREQ must be/],
       ['FREQ=DAILY;EVERY=2', /not an RFC 5545 recurrence rule/],
+      ['FREQ=DAILY;BYDAY=XX', /invalid BYDAY value XX/],
+      ['FREQ=DAILY;BYHOUR=25', /invalid BYHOUR/],
+      ['FREQ=DAILY;COUNT=abc', /invalid COUNT/],
+      ['FREQ=DAILY;INTERVAL=0', /invalid INTERVAL/],
+      ['FREQ=MONTHLY;BYMONTHDAY=40', /invalid BYMONTHDAY/],
+      ['FREQ=DAILY;FREQ=WEEKLY', /FREQ twice/],
       ['BYDAY=MO', /needs a FREQ/],
       ['FREQ=MINUTELY', /FREQ must be/],
       ['RRULE:FREQ=DAILY', /without RRULE:/],
@@ -214,8 +220,14 @@ describe('Module: occurrences', () => {
       expect('error' in parsed && parsed.error).toMatch(reason);
     });
 
-    it('accepts a weekly rule on two days', () => {
-      expect(parseRule('FREQ=WEEKLY;BYDAY=MO,TH;INTERVAL=2')).toHaveProperty('options');
+    it.each([
+      'FREQ=WEEKLY;BYDAY=MO,TH;INTERVAL=2',
+      'FREQ=MONTHLY;BYDAY=-1FR',
+      'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1',
+      'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;WKST=SU',
+      'FREQ=DAILY;UNTIL=20270101T000000Z',
+    ])('accepts %s', (rule) => {
+      expect(parseRule(rule)).toHaveProperty('options');
     });
   });
 });

@@ -116,11 +116,60 @@ export function formatOccurrence(instantMs: number): string {
 /** Frequencies finer than hourly would make thousands of cases per horizon: not maintenance. */
 const refusedFrequencies = new Set<number>([Frequency.SECONDLY, Frequency.MINUTELY]);
 
+const weekday = '(MO|TU|WE|TH|FR|SA|SU)';
+const signedUpTo = (max: number) => (value: string) =>
+  /^[+-]?\d{1,3}$/.test(value) && Math.abs(Number(value)) >= 1 && Math.abs(Number(value)) <= max;
+const upTo = (min: number, max: number) => (value: string) =>
+  /^\d{1,2}$/.test(value) && Number(value) >= min && Number(value) <= max;
+
+/**
+ * The value ranges of RFC 5545 (3.3.10) for each rule part: rrule's parser takes `BYDAY=XX`,
+ * `BYHOUR=25` or `COUNT=abc` without a word, and fails (or expands nonsense) later.
+ */
+const partValues: Record<string, (value: string) => boolean> = {
+  FREQ: () => true,
+  UNTIL: (value) => /^\d{8}(T\d{6}Z?)?$/.test(value),
+  COUNT: (value) => /^[1-9]\d{0,5}$/.test(value),
+  INTERVAL: (value) => /^[1-9]\d{0,3}$/.test(value),
+  BYSECOND: upTo(0, 60),
+  BYMINUTE: upTo(0, 59),
+  BYHOUR: upTo(0, 23),
+  BYDAY: (value) => new RegExp(`^([+-]?\\d{1,2})?${weekday}$`).test(value),
+  BYMONTHDAY: signedUpTo(31),
+  BYYEARDAY: signedUpTo(366),
+  BYWEEKNO: signedUpTo(53),
+  BYMONTH: upTo(1, 12),
+  BYSETPOS: signedUpTo(366),
+  WKST: (value) => new RegExp(`^${weekday}$`).test(value),
+};
+
+/** Why a rule part is not one of RFC 5545, or undefined when every part is. */
+function partError(rrule: string): string | undefined {
+  const seen = new Set<string>();
+  for (const part of rrule.split(';')) {
+    const [name = '', value = '', ...rest] = part.split('=');
+    const key = name.toUpperCase();
+    const check = partValues[key];
+    if (!check || rest.length > 0) return `has an unknown part ${part}`;
+    if (seen.has(key)) return `has ${key} twice`;
+    seen.add(key);
+    const values =
+      key === 'FREQ' || key === 'UNTIL' || key === 'COUNT' || key === 'INTERVAL' || key === 'WKST'
+        ? [value]
+        : value.split(',');
+    const wrong = values.find((one) => !check(one.toUpperCase()));
+    if (wrong !== undefined) return `has an invalid ${key} value ${wrong || '(empty)'}`;
+  }
+  return undefined;
+}
+
 /** The rule's options as rrule reads them, or why it is not a rule we accept. */
 export function parseRule(rrule: string): { options: Partial<RuleOptions> } | { error: string } {
   if (/[\r\n:]/.test(rrule)) {
     return { error: 'must be the value of an RRULE (e.g. FREQ=WEEKLY;BYDAY=MO), without RRULE: or DTSTART' };
   }
+  const invalidPart = partError(rrule);
+  if (invalidPart) return { error: `is not an RFC 5545 recurrence rule: it ${invalidPart}` };
   let options: Partial<RuleOptions>;
   try {
     options = RRule.parseString(rrule);
