@@ -198,6 +198,12 @@ export const keys = {
     pk: occurrenceClaimPartition(workspaceId, planId),
     sk: occurrence,
   }),
+  /**
+   * A workspace that has (or had) maintenance plans: the scheduled generation's one Query to find
+   * the workspaces to look at, instead of every workspace. Put with every plan's create; never removed
+   * (a workspace whose plans are gone costs one empty Query per run).
+   */
+  maintenanceWorkspace: (workspaceId: WorkspaceId) => ({ pk: 'MAINTENANCE_WORKSPACES', sk: workspaceId }),
   /** A maintenance plan's generation cursor: the plan revision generated and the instant reached. */
   maintenancePlanCursor: (workspaceId: WorkspaceId, planId: string) => ({
     pk: collectionPk(workspaceId, 'MPLAN_CURSOR'),

@@ -78,6 +78,11 @@ async function expectOnePerOccurrence(workspaceId: string, planId: string, horiz
   for (const claim of claims) expect(caseOf.get(String(claim.occurrence))).toBe(String(claim.case_id));
 }
 
+async function expectOnePerOccurrenceOf(cases: Array<Record<string, unknown>>) {
+  const occurrences = cases.map((item) => String(item.occurrence));
+  expect(new Set(occurrences).size).toBe(occurrences.length);
+}
+
 const crashed = (error: unknown) => error instanceof generator.SimulatedGeneratorCrash;
 
 describe('Maintenance generation under crashes and concurrency', () => {
@@ -120,6 +125,24 @@ describe('Maintenance generation under crashes and concurrency', () => {
       }),
       { numRuns: 4 },
     );
+  });
+
+  it('finds the plans of every workspace that has plans in the scheduled run', async () => {
+    const workspaceId = randomUUID();
+    const plan = await putPlan(workspaceId, 3);
+    await table.transactWrite([
+      (
+        await import('../../shared/domain/maintenance-plans/maintenance-plan.store.ts')
+      ).maintenanceWorkspaces.register(workspaceId),
+    ]);
+    // The real clock, as the stack's timer runs it (a fixed one would fill other tests' plans ahead).
+    const started = Date.now();
+    const report = await generator.generateAll();
+    expect(report.failed).toBe(0);
+    const { cases } = await generatedOf(workspaceId, plan.id);
+    expect(cases.length).toBeGreaterThanOrEqual(5);
+    expect(cases.every((item) => Date.parse(String(item.occurrence)) >= started - 60_000)).toBe(true);
+    await expectOnePerOccurrenceOf(cases);
   });
 
   it('never generates occurrences before now, nor twice when the clock moves on', async () => {

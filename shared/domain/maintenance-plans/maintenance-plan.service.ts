@@ -26,7 +26,7 @@ import {
   type MaintenancePlanListQuery,
   type UpdateMaintenancePlan,
 } from './maintenance-plan.schema.ts';
-import { maintenancePlanStore } from './maintenance-plan.store.ts';
+import { maintenancePlanStore, maintenanceWorkspaces } from './maintenance-plan.store.ts';
 import { MaintenancePlanError } from './maintenance-plan-error.ts';
 import { occurrencesBetween } from './occurrences.ts';
 
@@ -170,7 +170,9 @@ export async function createMaintenancePlan(
   if (errors.length > 0) throw new MaintenancePlanError('invalid', { fields: errors });
   await maintenancePlanStore
     .of(ctx)
-    .create(plan, domainEvent(ctx, 'maintenance_plan.created', resource(id), plan));
+    .create(plan, domainEvent(ctx, 'maintenance_plan.created', resource(id), plan), [
+      maintenanceWorkspaces.register(ctx.workspaceId),
+    ]);
   return plan;
 }
 

@@ -19,6 +19,21 @@ export const maintenancePlanStore = resourceStore<MaintenancePlan>(
   maintenancePlanList,
 );
 
+/** The workspaces that have maintenance plans (keys.ts `maintenanceWorkspace`). */
+export const maintenanceWorkspaces = {
+  /** Part of a plan's create: idempotent, so every create may write it. */
+  register: (workspaceId: string): TableWrite => ({
+    kind: 'put',
+    key: keys.maintenanceWorkspace(workspaceId),
+    entity: 'maintenance-workspace',
+    record: { workspace_id: workspaceId },
+  }),
+  async all(): Promise<string[]> {
+    const items = await queryPartition(keys.maintenanceWorkspace('').pk);
+    return items.map((item) => String(item.workspace_id));
+  },
+};
+
 export interface OccurrenceClaim {
   occurrence: string;
   case_id: string;

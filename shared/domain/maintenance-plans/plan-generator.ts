@@ -18,8 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { DataError } from '../../data/data-error.ts';
-import { keys } from '../../data/keys.ts';
-import { queryPartition, transactWrite } from '../../data/table.ts';
+import { transactWrite } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { parseIsoDuration } from '../../schema/duration.ts';
 import type { Case } from '../cases/case.schema.ts';
@@ -28,7 +27,12 @@ import { caseStore } from '../cases/case.store.ts';
 import { newRecordId } from '../record-id.ts';
 import type { MaintenancePlan } from './maintenance-plan.schema.ts';
 import { maxOccurrencesPerHorizon } from './maintenance-plan.service.ts';
-import { type GenerationCursor, generationStore, maintenancePlanStore } from './maintenance-plan.store.ts';
+import {
+  type GenerationCursor,
+  generationStore,
+  maintenancePlanStore,
+  maintenanceWorkspaces,
+} from './maintenance-plan.store.ts';
 import { formatOccurrence, occurrencesBetween } from './occurrences.ts';
 
 export interface GenerationOptions {
@@ -295,9 +299,7 @@ export async function generateAll(
   onError: RunState['onError'] = () => {},
 ): Promise<GenerationReport> {
   const state = runState(options, onError);
-  const workspaces = await queryPartition(keys.workspaceIndex('').pk);
-  for (const entry of workspaces) {
-    const workspaceId = String(entry.id);
+  for (const workspaceId of await maintenanceWorkspaces.all()) {
     const plans = await maintenancePlanStore.of(workspaceId).list();
     if (plans.length > 0) await syncPlans(workspaceId, plans, state);
   }
