@@ -208,12 +208,17 @@ async function reconcile(workspaceId: string, plan: MaintenancePlan, state: RunS
 }
 
 /** Cases for the unclaimed occurrences in [from, to). */
-async function fill(workspaceId: string, plan: MaintenancePlan, from: number, to: number, state: RunState) {
+async function fill(
+  workspaceId: string,
+  plan: MaintenancePlan,
+  window: { from: number; to: number },
+  state: RunState,
+): Promise<number> {
   const generation = generationStore.of(workspaceId);
-  const occurrences = occurrencesBetween(plan, from, to)
+  const occurrences = occurrencesBetween(plan, window.from, window.to)
     .slice(0, maxOccurrencesPerHorizon)
     .map(formatOccurrence);
-  if (occurrences.length === 0) return;
+  if (occurrences.length === 0) return 0;
   const claimed = await generation.claimed(plan.id, occurrences);
   for (const occurrence of occurrences) {
     if (claimed.has(occurrence)) continue;
@@ -235,6 +240,7 @@ async function fill(workspaceId: string, plan: MaintenancePlan, from: number, to
     }
     countWrite(state);
   }
+  return occurrences.length;
 }
 
 /** One plan: reconcile after an edit, then fill the horizon, then remember how far it got. */
@@ -250,12 +256,15 @@ async function syncPlan(
   const current = cursor?.revision === plan.lock_version;
   if (!current) await reconcile(workspaceId, plan, state);
   // The same revision was generated up to `through`: only the new end of the horizon is left.
-  const from = current && cursor ? Math.max(state.now, Date.parse(cursor.through)) : state.now;
-  if (from < until) await fill(workspaceId, plan, from, until, state);
-  if (!current || from < until) {
+  const through = current && cursor ? Date.parse(cursor.through) : 0;
+  const from = Math.max(state.now, through);
+  const filled = from < until ? await fill(workspaceId, plan, { from, to: until }, state) : 0;
+  // A window without occurrences leaves the cursor where it was: the next run expands a little
+  // more instead of every run writing every plan's cursor.
+  if (!current || filled > 0) {
     await generationStore.of(workspaceId).saveCursor(plan.id, {
       revision: plan.lock_version,
-      through: new Date(Math.max(until, cursor && current ? Date.parse(cursor.through) : 0)).toISOString(),
+      through: new Date(Math.max(until, through)).toISOString(),
     });
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:maintenance` (issue 39): `--plans` (10,000) maintenance plans generating
+ * `--days` (30) ahead on a fresh local stack. The plans are written straight into the table (as
+ * a migration would: no create events, so the stack's own consumer generates nothing), the
+ * stack's timer is off (FSM_MAINTENANCE_INTERVAL_MS=0), and this process runs the scheduled
+ * generation itself (plan-generator.ts `generateAll`, as the function on AWS does) against the
+ * stack's DynamoDB Local: the seconds for the whole horizon (goal ≤ 60 s), cases per second, and
+ * the write units per generated case as DynamoDB Local reports them (ReturnConsumedCapacity), the
+ * tallies' applies included. Then a second run, the steady state: nothing left to generate.
+ *
+ * The rules are a maintenance mix: a quarter weekly (4–5 cases in 30 days), half monthly (1),
+ * a quarter quarterly (0–1), each at 07:00–16:00 local in Europe/Berlin or America/New_York.
+ * Prints figures only.
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { startSeededService } from './support/seeded-service.ts';
+
+const { values } = parseArgs({
+  options: {
+    plans: { type: 'string', default: '10000' },
+    days: { type: 'string', default: '30' },
+    concurrency: { type: 'string', default: '16' },
+  },
+});
+const planCount = Number(values.plans);
+const days = Number(values.days);
+const concurrency = Number(values.concurrency);
+
+process.env.FSM_MAINTENANCE_INTERVAL_MS = '0';
+const client = { client_id: 'maintenance-bench', client_secret: 'maintenance-bench-secret' };
+const bench = await startSeededService('maintenance', [{ name: 'Maintenance bench', clients: [client] }]);
+
+try {
+  const { putRecords } = await import('../shared/data/table.ts');
+  const { collectionPk } = await import('../shared/data/keys.ts');
+  const { countingDynamoCalls } = await import('../shared/data/call-cost.ts');
+  const { maintenanceWorkspaces } = await import(
+    '../shared/domain/maintenance-plans/maintenance-plan.store.ts'
+  );
+  const { transactWrite } = await import('../shared/data/table.ts');
+  const { generateAll } = await import('../shared/domain/maintenance-plans/plan-generator.ts');
+
+  // Ten workspaces of 1,000 plans: the run goes workspace by workspace, as on AWS.
+  const workspaces = Array.from({ length: Math.max(1, Math.ceil(planCount / 1000)) }, () => randomUUID());
+  const rules = [
+    'FREQ=WEEKLY;BYDAY=TU',
+    'FREQ=MONTHLY;BYMONTHDAY=15',
+    'FREQ=MONTHLY;BYDAY=1MO',
+    'FREQ=MONTHLY;INTERVAL=3',
+  ];
+  const today = new Date().toISOString().slice(0, 10);
+  const plans = Array.from({ length: planCount }, (_, index) => {
+    const workspaceId = workspaces[index % workspaces.length] as string;
+    const hour = String(7 + (index % 10)).padStart(2, '0');
+    return {
+      workspaceId,
+      plan: {
+        id: randomUUID(),
+        name: `Plan ${index}`,
+        status: 'ACTIVE',
+        case_template: { title: `Maintenance ${index}`, priority: 'NORMAL', duration: 'PT1H' },
+        rrule: rules[index % rules.length],
+        dtstart: `${today}T${hour}:00:00`,
+        timezone: index % 2 ? 'Europe/Berlin' : 'America/New_York',
+        horizon: `P${days}D`,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+        lock_version: 0,
+      },
+    };
+  });
+  const loadStarted = performance.now();
+  for (let start = 0; start < plans.length; start += 500) {
+    await putRecords(
+      plans.slice(start, start + 500).map(({ workspaceId, plan }) => ({
+        key: { pk: collectionPk(workspaceId, 'MAINTENANCE_PLAN'), sk: plan.id },
+        entity: 'maintenance-plan',
+        record: plan,
+      })),
+    );
+  }
+  await transactWrite(workspaces.map((id) => maintenanceWorkspaces.register(id)));
+  console.log(
+    `maintenance: ${planCount} plans in ${workspaces.length} workspaces loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+  );
+
+  const started = performance.now();
+  const run = await countingDynamoCalls(() => generateAll({ concurrency }));
+  const seconds = (performance.now() - started) / 1000;
+  const report = run.result;
+  console.log(`  first run (the whole ${days}-day horizon): ${seconds.toFixed(1)} s (goal ≤ 60 s)`);
+  console.log(
+    `  ${report.created} cases for ${report.plans} plans, ${(report.created / seconds).toFixed(0)} cases/s, ${report.failed} plans failed, ${report.lost} occurrences lost to another generator`,
+  );
+  console.log(
+    `  ${run.writeUnits.toFixed(0)} write units: ${(run.writeUnits / Math.max(1, report.created)).toFixed(1)} per generated case; ${run.readUnits.toFixed(0)} read units`,
+  );
+  console.log(
+    `  calls: ${[...run.calls.entries()].map(([command, count]) => `${command} ${count}`).join(', ')}`,
+  );
+
+  const steadyStarted = performance.now();
+  const steady = await countingDynamoCalls(() => generateAll({ concurrency }));
+  console.log(
+    `  second run (nothing new): ${((performance.now() - steadyStarted) / 1000).toFixed(1)} s, ${steady.result.created} cases, ${steady.writeUnits.toFixed(0)} write units, ${steady.readUnits.toFixed(0)} read units`,
+  );
+} finally {
+  await bench.stop();
+}
