@@ -71,13 +71,26 @@ try {
     };
   });
   const loadStarted = performance.now();
-  for (let start = 0; start < plans.length; start += 500) {
-    await putRecords(
-      plans.slice(start, start + 500).map(({ workspaceId, plan }) => ({
-        key: { pk: collectionPk(workspaceId, 'MAINTENANCE_PLAN'), sk: plan.id },
-        entity: 'maintenance-plan',
-        record: plan,
-      })),
+  // Retried: on a machine shared with other work DynamoDB Local may miss the data layer's 3 s deadline.
+  const retried = async (work: () => Promise<void>) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      }
+    }
+  };
+  for (let start = 0; start < plans.length; start += 100) {
+    await retried(() =>
+      putRecords(
+        plans.slice(start, start + 100).map(({ workspaceId, plan }) => ({
+          key: { pk: collectionPk(workspaceId, 'MAINTENANCE_PLAN'), sk: plan.id },
+          entity: 'maintenance-plan',
+          record: plan,
+        })),
+      ),
     );
   }
   await transactWrite(workspaces.map((id) => maintenanceWorkspaces.register(id)));

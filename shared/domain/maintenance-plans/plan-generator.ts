@@ -18,7 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { DataError } from '../../data/data-error.ts';
-import { transactWrite } from '../../data/table.ts';
+import { transactWrite, withTalliesGathered } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { parseIsoDuration } from '../../schema/duration.ts';
 import type { Case } from '../cases/case.schema.ts';
@@ -289,7 +289,8 @@ async function syncPlans(workspaceId: string, plans: readonly MaintenancePlan[],
   const byId = new Map(active.map((plan, index) => [plan.id, cursors[index]]));
   await inPool(active, state, async (plan) => {
     try {
-      await syncPlan(workspaceId, plan, byId.get(plan.id), state);
+      // The list counters of a plan's cases move in one apply after the plan, not one per case.
+      await withTalliesGathered(() => syncPlan(workspaceId, plan, byId.get(plan.id), state));
     } catch (error) {
       if (error instanceof SimulatedGeneratorCrash) throw error;
       state.report.failed += 1;
@@ -327,6 +328,6 @@ export async function generatePlan(
   const plan = await maintenancePlanStore.of(workspaceId).getConsistent(planId);
   if (!plan) return state.report;
   const [cursor] = await generationStore.of(workspaceId).cursors([planId]);
-  await syncPlan(workspaceId, plan, cursor, state);
+  await withTalliesGathered(() => syncPlan(workspaceId, plan, cursor, state));
   return state.report;
 }
