@@ -38,7 +38,6 @@ try {
   const { maintenanceWorkspaces } = await import(
     '../shared/domain/maintenance-plans/maintenance-plan.store.ts'
   );
-  const { transactWrite } = await import('../shared/data/table.ts');
   const { generateAll } = await import('../shared/domain/maintenance-plans/plan-generator.ts');
 
   // Ten workspaces of 1,000 plans: the run goes workspace by workspace, as on AWS.
@@ -93,7 +92,7 @@ try {
       ),
     );
   }
-  await transactWrite(workspaces.map((id) => maintenanceWorkspaces.register(id)));
+  for (const id of workspaces) await retried(() => maintenanceWorkspaces.register(id));
   console.log(
     `maintenance: ${planCount} plans in ${workspaces.length} workspaces loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
   );

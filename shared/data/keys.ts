@@ -200,7 +200,7 @@ export const keys = {
   }),
   /**
    * A workspace that has (or had) maintenance plans: the scheduled generation's one Query to find
-   * the workspaces to look at, instead of every workspace. Put with every plan's create; never removed
+   * the workspaces to look at, instead of every workspace. Put before every plan's create; never removed
    * (a workspace whose plans are gone costs one empty Query per run).
    */
   maintenanceWorkspace: (workspaceId: WorkspaceId) => ({ pk: 'MAINTENANCE_WORKSPACES', sk: workspaceId }),

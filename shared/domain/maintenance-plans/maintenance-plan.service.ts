@@ -168,11 +168,10 @@ export async function createMaintenancePlan(
   });
   const errors = [...recurrenceErrors(plan), ...(await referenceErrors(ctx.workspaceId, t))];
   if (errors.length > 0) throw new MaintenancePlanError('invalid', { fields: errors });
+  await maintenanceWorkspaces.register(ctx.workspaceId);
   await maintenancePlanStore
     .of(ctx)
-    .create(plan, domainEvent(ctx, 'maintenance_plan.created', resource(id), plan), [
-      maintenanceWorkspaces.register(ctx.workspaceId),
-    ]);
+    .create(plan, domainEvent(ctx, 'maintenance_plan.created', resource(id), plan));
   return plan;
 }
 

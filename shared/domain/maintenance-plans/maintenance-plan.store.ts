@@ -21,13 +21,16 @@ export const maintenancePlanStore = resourceStore<MaintenancePlan>(
 
 /** The workspaces that have maintenance plans (keys.ts `maintenanceWorkspace`). */
 export const maintenanceWorkspaces = {
-  /** Part of a plan's create: idempotent, so every create may write it. */
-  register: (workspaceId: string): TableWrite => ({
-    kind: 'put',
-    key: keys.maintenanceWorkspace(workspaceId),
-    entity: 'maintenance-workspace',
-    record: { workspace_id: workspaceId },
-  }),
+  /**
+   * Before a plan's create, in a PutItem of its own: in the plan's transaction two plans created
+   * at once in one workspace would meet on this item and cancel each other. Idempotent; a create
+   * that then fails leaves a registered workspace, which costs one empty Query per run.
+   */
+  async register(workspaceId: string): Promise<void> {
+    await putRecord(keys.maintenanceWorkspace(workspaceId), 'maintenance-workspace', {
+      workspace_id: workspaceId,
+    });
+  },
   async all(): Promise<string[]> {
     const items = await queryPartition(keys.maintenanceWorkspace('').pk);
     return items.map((item) => String(item.workspace_id));
