@@ -269,6 +269,19 @@ describe('Maintenance plans: edits, pauses and deletes', () => {
         status: 'NEW',
       });
     }
+    // Read only: a PATCH that sends them is refused, and the case keeps them.
+    const first = cases[0] as Record<string, any>;
+    const patched = await call('PATCH', `/api/v2/cases/${first.id}`, {
+      token: dispatcher,
+      body: { maintenance_plan_id: null, occurrence: '2030-01-01T00:00:00Z' },
+    });
+    expect(patched.status, patched.text).toBe(422);
+    expect(patched.body.errors.map((error: { pointer: string }) => error.pointer).sort()).toEqual([
+      '#/maintenance_plan_id',
+      '#/occurrence',
+    ]);
+    const read = await call('GET', `/api/v2/cases/${first.id}`, { token: admin });
+    expect(read.body).toMatchObject({ maintenance_plan_id: plan.id, occurrence: first.occurrence });
   });
 
   it('lists plans by name and status, and records every change in the audit log', async () => {
