@@ -22,9 +22,9 @@ import { transactWrite, withTalliesGathered } from '../../data/table.ts';
 import { previousAttributes, systemEvent } from '../../events/domain-event.ts';
 import { parseIsoDuration } from '../../schema/duration.ts';
 import type { Case } from '../cases/case.schema.ts';
-import { instantOfId } from '../cases/case.service.ts';
 import { caseStore } from '../cases/case.store.ts';
-import { newRecordId } from '../record-id.ts';
+import { pickTemplate, templateFields, withTemplate } from './generated-case.ts';
+import { casesPerTransaction, type PendingCase, writeCaseBatch } from './generated-case-writes.ts';
 import type { MaintenancePlan } from './maintenance-plan.schema.ts';
 import { maxOccurrencesPerHorizon } from './maintenance-plan.service.ts';
 import {
@@ -79,53 +79,6 @@ const emptyReport = (): GenerationReport => ({
   failed: 0,
 });
 
-/** The fields a generated case takes from its plan's template. */
-function templateFields(plan: MaintenancePlan): Partial<Case> {
-  const t = plan.case_template;
-  return {
-    title: t.title,
-    ...(t.description !== undefined ? { description: t.description } : {}),
-    priority: t.priority,
-    duration: t.duration,
-    ...(t.required_skill_ids?.length ? { required_skill_ids: [...t.required_skill_ids] } : {}),
-    ...(t.area_id !== undefined ? { area_id: t.area_id } : {}),
-    ...(t.location !== undefined ? { location: { ...t.location } } : {}),
-  };
-}
-
-const templateKeys = [
-  'title',
-  'description',
-  'priority',
-  'duration',
-  'required_skill_ids',
-  'area_id',
-  'location',
-] as const;
-
-function pickTemplate(record: Partial<Case>): Record<string, unknown> {
-  return Object.fromEntries(
-    templateKeys.flatMap((key) => (record[key] === undefined ? [] : [[key, record[key]]])),
-  );
-}
-
-/** A new case of an occurrence: NEW, unplanned, carrying its plan and occurrence. */
-export function generatedCase(plan: MaintenancePlan, occurrence: string): Case {
-  const id = newRecordId();
-  const now = instantOfId(id);
-  return {
-    id,
-    status: 'NEW',
-    ...templateFields(plan),
-    schedule_lock: 'NONE',
-    maintenance_plan_id: plan.id,
-    occurrence,
-    created_at: now,
-    updated_at: now,
-    lock_version: 0,
-  } as Case;
-}
-
 function horizonMs(plan: MaintenancePlan): number {
   const parsed = parseIsoDuration(plan.horizon);
   return 'seconds' in parsed ? parsed.seconds * 1000 : 30 * 86_400_000;
@@ -141,18 +94,6 @@ function countWrite(state: RunState): void {
 
 const lostRace = (error: unknown) =>
   error instanceof DataError && (error.code === 'version-conflict' || error.code === 'not-found');
-
-/** A generated case with the plan's template fields instead of its own. */
-function withTemplate(current: Case, plan: MaintenancePlan): Case {
-  const next = { ...current } as Record<string, unknown>;
-  for (const key of templateKeys) delete next[key];
-  return {
-    ...(next as unknown as Case),
-    ...templateFields(plan),
-    updated_at: new Date().toISOString(),
-    lock_version: current.lock_version + 1,
-  };
-}
 
 /** One future NEW case after an edit: deleted, updated or left; whether it wrote. */
 async function reconcileCase(
@@ -207,50 +148,22 @@ async function reconcile(workspaceId: string, plan: MaintenancePlan, state: RunS
   }
 }
 
-/** Cases for the unclaimed occurrences in [from, to). */
-async function fill(
-  workspaceId: string,
-  plan: MaintenancePlan,
-  window: { from: number; to: number },
-  state: RunState,
-): Promise<number> {
-  const generation = generationStore.of(workspaceId);
-  const occurrences = occurrencesBetween(plan, window.from, window.to)
-    .slice(0, maxOccurrencesPerHorizon)
-    .map(formatOccurrence);
-  if (occurrences.length === 0) return 0;
-  const claimed = await generation.claimed(plan.id, occurrences);
-  for (const occurrence of occurrences) {
-    if (claimed.has(occurrence)) continue;
-    const record = generatedCase(plan, occurrence);
-    const event = systemEvent(workspaceId, 'case.created', { type: 'case', id: record.id }, record);
-    try {
-      await transactWrite([
-        ...caseStore.of(workspaceId).writes.create(record, event),
-        generation.claim(plan.id, occurrence, record.id),
-      ]);
-      state.report.created += 1;
-    } catch (error) {
-      // The claim is taken: another generator (or this one before a crash) made this case.
-      if (error instanceof DataError && error.code === 'already-exists') {
-        state.report.lost += 1;
-        continue;
-      }
-      throw error;
-    }
-    countWrite(state);
-  }
-  return occurrences.length;
+/** What a plan has to do in this run: the unclaimed occurrences of its window, and its cursor. */
+interface PlanWork {
+  plan: MaintenancePlan;
+  pending: string[];
+  /** The cursor to write once the pending cases are; none when the window held no occurrence. */
+  cursor?: GenerationCursor;
 }
 
-/** One plan: reconcile after an edit, then fill the horizon, then remember how far it got. */
-async function syncPlan(
+/** One plan: reconcile after an edit, then find the unclaimed occurrences of its window. */
+async function preparePlan(
   workspaceId: string,
   plan: MaintenancePlan,
   cursor: GenerationCursor | undefined,
   state: RunState,
-): Promise<void> {
-  if (plan.status !== 'ACTIVE') return;
+): Promise<PlanWork | undefined> {
+  if (plan.status !== 'ACTIVE') return undefined;
   state.report.plans += 1;
   const until = state.now + horizonMs(plan);
   const current = cursor?.revision === plan.lock_version;
@@ -258,15 +171,90 @@ async function syncPlan(
   // The same revision was generated up to `through`: only the new end of the horizon is left.
   const through = current && cursor ? Date.parse(cursor.through) : 0;
   const from = Math.max(state.now, through);
-  const filled = from < until ? await fill(workspaceId, plan, { from, to: until }, state) : 0;
+  const occurrences =
+    from < until
+      ? occurrencesBetween(plan, from, until).slice(0, maxOccurrencesPerHorizon).map(formatOccurrence)
+      : [];
+  const claimed =
+    occurrences.length > 0 ? await generationStore.of(workspaceId).claimed(plan.id, occurrences) : new Set();
+  const pending = occurrences.filter((occurrence) => !claimed.has(occurrence));
   // A window without occurrences leaves the cursor where it was: the next run expands a little
   // more instead of every run writing every plan's cursor.
-  if (!current || filled > 0) {
-    await generationStore.of(workspaceId).saveCursor(plan.id, {
-      revision: plan.lock_version,
-      through: new Date(Math.max(until, through)).toISOString(),
-    });
+  const next = { revision: plan.lock_version, through: new Date(Math.max(until, through)).toISOString() };
+  return { plan, pending, ...(!current || occurrences.length > 0 ? { cursor: next } : {}) };
+}
+
+/**
+ * The pending cases of the plans in batches (generated-case-writes.ts); the plans of a batch that
+ * failed are reported and keep their cursors, so the next run does them again. With a crash hook
+ * the batches go one at a time and stop at exactly its count.
+ */
+async function writeCases(
+  workspaceId: string,
+  works: readonly PlanWork[],
+  state: RunState,
+): Promise<Set<string>> {
+  const failed = new Set<string>();
+  const pending: PendingCase[] = works.flatMap((work) =>
+    work.pending.map((occurrence) => ({ plan: work.plan, occurrence })),
+  );
+  const stopAfter = state.options.stopAfterWrites;
+  const batches: PendingCase[][] = [];
+  for (let start = 0; start < pending.length; ) {
+    const room =
+      stopAfter === undefined ? casesPerTransaction : Math.max(1, stopAfter - state.writes - start);
+    const size = Math.min(casesPerTransaction, room);
+    batches.push(pending.slice(start, start + size));
+    start += size;
   }
+  const pool = stopAfter === undefined ? state : { ...state, options: { ...state.options, concurrency: 1 } };
+  await inPool(batches, pool, async (batch) => {
+    try {
+      const outcome = await writeCaseBatch(workspaceId, batch);
+      state.report.created += outcome.created;
+      state.report.lost += outcome.lost;
+    } catch (error) {
+      for (const planId of new Set(batch.map((one) => one.plan.id))) {
+        if (!failed.has(planId)) state.onError(planId, error);
+        failed.add(planId);
+      }
+      return;
+    }
+    for (const _ of batch) countWrite(state);
+  });
+  state.report.failed += failed.size;
+  return failed;
+}
+
+/** Prepares every plan, writes their cases, then moves the cursors of the plans that succeeded. */
+async function syncPlans(
+  workspaceId: string,
+  plans: readonly MaintenancePlan[],
+  cursors: ReadonlyArray<GenerationCursor | undefined>,
+  state: RunState,
+) {
+  const works: PlanWork[] = [];
+  await inPool(
+    plans.map((plan, index) => ({ plan, cursor: cursors[index] })),
+    state,
+    async ({ plan, cursor }) => {
+      try {
+        const work = await preparePlan(workspaceId, plan, cursor, state);
+        if (work) works.push(work);
+      } catch (error) {
+        if (error instanceof SimulatedGeneratorCrash) throw error;
+        state.report.failed += 1;
+        state.onError(plan.id, error);
+      }
+    },
+  );
+  // The list counters of the run's cases move in a few merged applies at its end (tally.ts).
+  const failed = await withTalliesGathered(() => writeCases(workspaceId, works, state));
+  // Only after their cases: a cursor ahead of a case that was never written would skip it.
+  const moved = works.filter((work) => work.cursor && !failed.has(work.plan.id));
+  await inPool(moved, state, async (work) => {
+    if (work.cursor) await generationStore.of(workspaceId).saveCursor(work.plan.id, work.cursor);
+  });
 }
 
 /** Runs `work` over `items`, `concurrency` at a time, stopping at the deadline. */
@@ -283,22 +271,6 @@ async function inPool<T>(items: readonly T[], state: RunState, work: (item: T) =
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
-async function syncPlans(workspaceId: string, plans: readonly MaintenancePlan[], state: RunState) {
-  const active = plans.filter((plan) => plan.status === 'ACTIVE');
-  const cursors = await generationStore.of(workspaceId).cursors(active.map((plan) => plan.id));
-  const byId = new Map(active.map((plan, index) => [plan.id, cursors[index]]));
-  await inPool(active, state, async (plan) => {
-    try {
-      // The list counters of a plan's cases move in one apply after the plan, not one per case.
-      await withTalliesGathered(() => syncPlan(workspaceId, plan, byId.get(plan.id), state));
-    } catch (error) {
-      if (error instanceof SimulatedGeneratorCrash) throw error;
-      state.report.failed += 1;
-      state.onError(plan.id, error);
-    }
-  });
-}
-
 function runState(options: GenerationOptions, onError: RunState['onError']): RunState {
   return { now: options.now ?? Date.now(), writes: 0, options, report: emptyReport(), onError };
 }
@@ -310,8 +282,12 @@ export async function generateAll(
 ): Promise<GenerationReport> {
   const state = runState(options, onError);
   for (const workspaceId of await maintenanceWorkspaces.all()) {
-    const plans = await maintenancePlanStore.of(workspaceId).list();
-    if (plans.length > 0) await syncPlans(workspaceId, plans, state);
+    const plans = (await maintenancePlanStore.of(workspaceId).list()).filter(
+      (plan) => plan.status === 'ACTIVE',
+    );
+    if (plans.length === 0) continue;
+    const cursors = await generationStore.of(workspaceId).cursors(plans.map((plan) => plan.id));
+    await syncPlans(workspaceId, plans, cursors, state);
   }
   return state.report;
 }
@@ -327,7 +303,7 @@ export async function generatePlan(
   });
   const plan = await maintenancePlanStore.of(workspaceId).getConsistent(planId);
   if (!plan) return state.report;
-  const [cursor] = await generationStore.of(workspaceId).cursors([planId]);
-  await withTalliesGathered(() => syncPlan(workspaceId, plan, cursor, state));
+  const cursors = await generationStore.of(workspaceId).cursors([planId]);
+  await syncPlans(workspaceId, [plan], cursors, state);
   return state.report;
 }
