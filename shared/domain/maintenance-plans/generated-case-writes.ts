@@ -15,8 +15,11 @@ import { generatedCase } from './generated-case.ts';
 import type { MaintenancePlan } from './maintenance-plan.schema.ts';
 import { generationStore } from './maintenance-plan.store.ts';
 
-/** 20 cases: 3 items each and their merged tally, well within 100 items and 4 MB. */
-export const casesPerTransaction = Number(process.env.FSM_MAINTENANCE_CASES_PER_TRANSACTION ?? 20);
+/**
+ * 10 cases: 3 items each and their merged tally, well within 100 items and 4 MB, and short enough
+ * for the data layer's 2 s per attempt on a busy DynamoDB Local (20 sometimes ran out of it).
+ */
+export const casesPerTransaction = Number(process.env.FSM_MAINTENANCE_CASES_PER_TRANSACTION ?? 10);
 
 export interface PendingCase {
   plan: MaintenancePlan;

@@ -42,6 +42,8 @@ export interface GenerationOptions {
   concurrency?: number;
   /** Stop taking up plans after this instant (a Lambda's timeout); the next run goes on. */
   deadline?: number;
+  /** Cases written per transaction (generated-case-writes.ts); 1 shows a case's own cost. */
+  casesPerTransaction?: number;
   /** Tests only: stop as a crash would, after this many case writes (SimulatedGeneratorCrash). */
   stopAfterWrites?: number;
 }
@@ -199,11 +201,11 @@ async function writeCases(
     work.pending.map((occurrence) => ({ plan: work.plan, occurrence })),
   );
   const stopAfter = state.options.stopAfterWrites;
+  const perTransaction = Math.max(1, state.options.casesPerTransaction ?? casesPerTransaction);
   const batches: PendingCase[][] = [];
   for (let start = 0; start < pending.length; ) {
-    const room =
-      stopAfter === undefined ? casesPerTransaction : Math.max(1, stopAfter - state.writes - start);
-    const size = Math.min(casesPerTransaction, room);
+    const room = stopAfter === undefined ? perTransaction : Math.max(1, stopAfter - state.writes - start);
+    const size = Math.min(perTransaction, room);
     batches.push(pending.slice(start, start + size));
     start += size;
   }
@@ -253,7 +255,14 @@ async function syncPlans(
   // Only after their cases: a cursor ahead of a case that was never written would skip it.
   const moved = works.filter((work) => work.cursor && !failed.has(work.plan.id));
   await inPool(moved, state, async (work) => {
-    if (work.cursor) await generationStore.of(workspaceId).saveCursor(work.plan.id, work.cursor);
+    if (!work.cursor) return;
+    try {
+      await generationStore.of(workspaceId).saveCursor(work.plan.id, work.cursor);
+    } catch (error) {
+      // Its cases are written; without the cursor the next run only reads their claims again.
+      state.report.failed += 1;
+      state.onError(work.plan.id, error);
+    }
   });
 }
 
