@@ -187,9 +187,10 @@ async function preparePlan(
 }
 
 /**
- * The pending cases of the plans in batches (generated-case-writes.ts); the plans of a batch that
- * failed are reported and keep their cursors, so the next run does them again. With a crash hook
- * the batches go one at a time and stop at exactly its count.
+ * The pending cases of the plans in batches (generated-case-writes.ts). Returns the plans not
+ * fully written (a batch failed, or the deadline came first): they keep their cursors, so the next
+ * run does them again, and their claims keep it from writing anything twice. With a crash hook the
+ * batches go one at a time and stop at exactly its count.
  */
 async function writeCases(
   workspaceId: string,
@@ -210,7 +211,9 @@ async function writeCases(
     start += size;
   }
   const pool = stopAfter === undefined ? state : { ...state, options: { ...state.options, concurrency: 1 } };
+  const written = new Set<PendingCase[]>();
   await inPool(batches, pool, async (batch) => {
+    written.add(batch);
     try {
       const outcome = await writeCaseBatch(workspaceId, batch);
       state.report.created += outcome.created;
@@ -225,7 +228,12 @@ async function writeCases(
     for (const _ of batch) countWrite(state);
   });
   state.report.failed += failed.size;
-  return failed;
+  // Batches the deadline left unwritten: their plans keep their cursors, like failed ones.
+  const unfinished = new Set(failed);
+  for (const batch of batches) {
+    if (!written.has(batch)) for (const one of batch) unfinished.add(one.plan.id);
+  }
+  return unfinished;
 }
 
 /** Prepares every plan, writes their cases, then moves the cursors of the plans that succeeded. */
