@@ -9,7 +9,7 @@
  */
 import { keys, occurrenceClaimPartition } from '../../data/keys.ts';
 import { resourceStore, type StoreScope } from '../../data/resource-store.ts';
-import { getRecords, putRecord, queryPartition, type TableWrite } from '../../data/table.ts';
+import { getRecords, putRecord, putRecords, queryPartition, type TableWrite } from '../../data/table.ts';
 import { maintenancePlanList } from './maintenance-plan.list.ts';
 import type { MaintenancePlan } from './maintenance-plan.schema.ts';
 
@@ -53,14 +53,19 @@ export interface GenerationCursor {
 export interface WorkspaceGeneration {
   /** Claims of a plan at or after an occurrence (one Query, strongly consistent). */
   claimsFrom(planId: string, occurrence: string): Promise<OccurrenceClaim[]>;
-  /** Which of these occurrences are claimed (BatchGetItem per 100, strongly consistent). */
-  claimed(planId: string, occurrences: readonly string[]): Promise<Set<string>>;
   /** Part of a case's create: fails the transaction with already-exists when claimed. */
   claim(planId: string, occurrence: string, caseId: string): TableWrite;
   /** Part of a generated case's delete: the occurrence may be generated again. */
   release(planId: string, occurrence: string): TableWrite;
+  /**
+   * Which occurrences of many plans are claimed, as `<plan_id> <occurrence>` (BatchGetItem per
+   * 100, strongly consistent): a run reads the claims of all its plans' windows together.
+   */
+  claimedOfPlans(wanted: ReadonlyArray<{ planId: string; occurrence: string }>): Promise<Set<string>>;
   cursors(planIds: readonly string[]): Promise<Array<GenerationCursor | undefined>>;
   saveCursor(planId: string, cursor: GenerationCursor): Promise<void>;
+  /** Many cursors (BatchWriteItem per 25): a run moves the cursors of all its plans together. */
+  saveCursors(entries: ReadonlyArray<{ planId: string; cursor: GenerationCursor }>): Promise<void>;
 }
 
 export const generationStore = {
@@ -77,13 +82,6 @@ export const generationStore = {
         });
         return items.map((item) => ({ occurrence: String(item.occurrence), case_id: String(item.case_id) }));
       },
-      async claimed(planId, occurrences) {
-        const found = await getRecords(
-          occurrences.map((occurrence) => claimKey(planId, occurrence)),
-          { consistent: true },
-        );
-        return new Set(occurrences.filter((_, index) => found[index] !== undefined));
-      },
       claim: (planId, occurrence, caseId) => ({
         kind: 'create',
         key: claimKey(planId, occurrence),
@@ -91,6 +89,17 @@ export const generationStore = {
         record: { case_id: caseId, maintenance_plan_id: planId, occurrence },
       }),
       release: (planId, occurrence) => ({ kind: 'discard', key: claimKey(planId, occurrence) }),
+      async claimedOfPlans(wanted) {
+        const found = await getRecords(
+          wanted.map(({ planId, occurrence }) => claimKey(planId, occurrence)),
+          { consistent: true },
+        );
+        return new Set(
+          wanted.flatMap(({ planId, occurrence }, index) =>
+            found[index] === undefined ? [] : [`${planId} ${occurrence}`],
+          ),
+        );
+      },
       async cursors(planIds) {
         const found = await getRecords(planIds.map(cursorKey));
         return found.map((item) =>
@@ -99,6 +108,15 @@ export const generationStore = {
       },
       async saveCursor(planId, cursor) {
         await putRecord(cursorKey(planId), 'maintenance-cursor', { ...cursor });
+      },
+      async saveCursors(entries) {
+        await putRecords(
+          entries.map(({ planId, cursor }) => ({
+            key: cursorKey(planId),
+            entity: 'maintenance-cursor',
+            record: { ...cursor },
+          })),
+        );
       },
     };
   },

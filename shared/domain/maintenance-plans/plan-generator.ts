@@ -150,15 +150,17 @@ async function reconcile(workspaceId: string, plan: MaintenancePlan, state: RunS
   }
 }
 
-/** What a plan has to do in this run: the unclaimed occurrences of its window, and its cursor. */
+/** What a plan has to do in this run: its window's occurrences, the unclaimed ones, its cursor. */
 interface PlanWork {
   plan: MaintenancePlan;
+  occurrences: string[];
+  /** Filled from the claims of all the run's plans, read together (syncPlans). */
   pending: string[];
   /** The cursor to write once the pending cases are; none when the window held no occurrence. */
   cursor?: GenerationCursor;
 }
 
-/** One plan: reconcile after an edit, then find the unclaimed occurrences of its window. */
+/** One plan: reconcile after an edit, then the occurrences of its window. */
 async function preparePlan(
   workspaceId: string,
   plan: MaintenancePlan,
@@ -169,7 +171,8 @@ async function preparePlan(
   state.report.plans += 1;
   const until = state.now + horizonMs(plan);
   const current = cursor?.revision === plan.lock_version;
-  if (!current) await reconcile(workspaceId, plan, state);
+  // A plan never edited (lock_version 0) has nothing to bring in line: its cases are its own.
+  if (!current && plan.lock_version > 0) await reconcile(workspaceId, plan, state);
   // The same revision was generated up to `through`: only the new end of the horizon is left.
   const through = current && cursor ? Date.parse(cursor.through) : 0;
   const from = Math.max(state.now, through);
@@ -177,13 +180,22 @@ async function preparePlan(
     from < until
       ? occurrencesBetween(plan, from, until).slice(0, maxOccurrencesPerHorizon).map(formatOccurrence)
       : [];
-  const claimed =
-    occurrences.length > 0 ? await generationStore.of(workspaceId).claimed(plan.id, occurrences) : new Set();
-  const pending = occurrences.filter((occurrence) => !claimed.has(occurrence));
   // A window without occurrences leaves the cursor where it was: the next run expands a little
   // more instead of every run writing every plan's cursor.
   const next = { revision: plan.lock_version, through: new Date(Math.max(until, through)).toISOString() };
-  return { plan, pending, ...(!current || occurrences.length > 0 ? { cursor: next } : {}) };
+  return { plan, occurrences, pending: [], ...(!current || occurrences.length > 0 ? { cursor: next } : {}) };
+}
+
+/** The unclaimed occurrences of every plan, from one read of all their claims. */
+async function findPending(workspaceId: string, works: readonly PlanWork[]): Promise<void> {
+  const wanted = works.flatMap((work) =>
+    work.occurrences.map((occurrence) => ({ planId: work.plan.id, occurrence })),
+  );
+  if (wanted.length === 0) return;
+  const claimed = await generationStore.of(workspaceId).claimedOfPlans(wanted);
+  for (const work of works) {
+    work.pending = work.occurrences.filter((occurrence) => !claimed.has(`${work.plan.id} ${occurrence}`));
+  }
 }
 
 /**
@@ -258,20 +270,20 @@ async function syncPlans(
       }
     },
   );
+  await findPending(workspaceId, works);
   // The list counters of the run's cases move in a few merged applies at its end (tally.ts).
   const failed = await withTalliesGathered(() => writeCases(workspaceId, works, state));
   // Only after their cases: a cursor ahead of a case that was never written would skip it.
-  const moved = works.filter((work) => work.cursor && !failed.has(work.plan.id));
-  await inPool(moved, state, async (work) => {
-    if (!work.cursor) return;
-    try {
-      await generationStore.of(workspaceId).saveCursor(work.plan.id, work.cursor);
-    } catch (error) {
-      // Its cases are written; without the cursor the next run only reads their claims again.
-      state.report.failed += 1;
-      state.onError(work.plan.id, error);
-    }
-  });
+  const moved = works.flatMap((work) =>
+    work.cursor && !failed.has(work.plan.id) ? [{ planId: work.plan.id, cursor: work.cursor }] : [],
+  );
+  try {
+    if (moved.length > 0) await generationStore.of(workspaceId).saveCursors(moved);
+  } catch (error) {
+    // Their cases are written; without cursors the next run only reads their claims again.
+    state.report.failed += moved.length;
+    for (const { planId } of moved) state.onError(planId, error);
+  }
 }
 
 /** Runs `work` over `items`, `concurrency` at a time, stopping at the deadline. */
