@@ -278,11 +278,29 @@ async function syncPlans(
     work.cursor && !failed.has(work.plan.id) ? [{ planId: work.plan.id, cursor: work.cursor }] : [],
   );
   try {
-    if (moved.length > 0) await generationStore.of(workspaceId).saveCursors(moved);
+    if (moved.length > 0) await saveCursorsRetried(workspaceId, moved);
   } catch (error) {
     // Their cases are written; without cursors the next run only reads their claims again.
     state.report.failed += moved.length;
     for (const { planId } of moved) state.onError(planId, error);
+  }
+}
+
+/**
+ * The cursors, tried three times: the 10,000-plan bench saw a whole workspace's cursor writes run
+ * out of the data layer's deadline on a busy DynamoDB Local. Every put is idempotent.
+ */
+async function saveCursorsRetried(
+  workspaceId: string,
+  moved: ReadonlyArray<{ planId: string; cursor: GenerationCursor }>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await generationStore.of(workspaceId).saveCursors(moved);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
   }
 }
 
