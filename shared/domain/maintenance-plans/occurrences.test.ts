@@ -4,7 +4,6 @@
  * must be that wall time in the plan's zone; plus the instants pinned where a daylight-saving
  * change makes the difference.
  */
-import rrulePackage from 'rrule';
 import { describe, expect, it } from 'vitest';
 import {
   formatOccurrence,
@@ -12,10 +11,11 @@ import {
   occurrencesBetween,
   parseRule,
   type Recurrence,
+  rrule,
   wallTimeOf,
 } from './occurrences.ts';
 
-const { rrulestr } = rrulePackage;
+const { rrulestr } = rrule;
 
 const ms = (iso: string) => Date.parse(iso);
 const between = (recurrence: Recurrence, from: string, to: string) =>

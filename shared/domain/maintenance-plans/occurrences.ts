@@ -8,9 +8,17 @@
  * RFC 5545 (3.3.5): a skipped one is read with the offset before the gap (02:30 becomes 03:30), a
  * repeated one is its first instant.
  */
-import rrulePackage from 'rrule';
+import * as rrulePackage from 'rrule';
 
-const { RRule, Frequency } = rrulePackage;
+/**
+ * rrule's exports, however it was loaded: Node's ESM loader reads its CommonJS build and offers
+ * only `default` (its named exports are not detectable), while the Lambda bundles (esbuild,
+ * `module` first) read its ES build, which has named exports and no default.
+ */
+export const rrule =
+  (rrulePackage as typeof rrulePackage & { default?: typeof rrulePackage }).default ?? rrulePackage;
+
+const { RRule, Frequency } = rrule;
 type RuleOptions = NonNullable<ConstructorParameters<typeof RRule>[0]>;
 
 /** What a recurrence is defined by (maintenance-plan.schema.ts). */
