@@ -19,6 +19,7 @@ export const groupHandlers: Record<OperationGroup, () => Promise<{ handler: ApiH
   tours: () => import('./tours/handler.ts'),
   shifts: () => import('./shifts/handler.ts'),
   cases: () => import('./cases/handler.ts'),
+  'maintenance-plans': () => import('./maintenance-plans/handler.ts'),
   scheduling: () => import('./scheduling/handler.ts'),
   comments: () => import('./comments/handler.ts'),
   sync: () => import('./sync/handler.ts'),

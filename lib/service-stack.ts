@@ -22,6 +22,7 @@ import type { DataStack } from './data-stack.ts';
 import { Edge } from './edge.ts';
 import type { EnvironmentName, EnvironmentSettings } from './environments.ts';
 import { Events } from './events.ts';
+import { MaintenanceGeneration } from './maintenance-generation.ts';
 import { Observability } from './observability.ts';
 import { Realtime } from './realtime.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -60,6 +61,7 @@ export class ServiceStack extends Stack {
   readonly observability: Observability;
   /** The eager check of logo and favicon uploads (S3 "Object Created" → EventBridge → Lambda). */
   readonly uploadChecks: UploadChecks;
+  readonly maintenanceGeneration: MaintenanceGeneration;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -85,6 +87,11 @@ export class ServiceStack extends Stack {
     });
     this.uploadChecks = new UploadChecks(this, 'UploadChecks', {
       bucket: data.uploadBucket,
+      table: data.table,
+      settings,
+      environment,
+    });
+    this.maintenanceGeneration = new MaintenanceGeneration(this, 'MaintenanceGeneration', {
       table: data.table,
       settings,
       environment,

@@ -30,6 +30,9 @@ export const groupTableAccess = {
   // Shifts, their list counters, and the users and vehicles they name (reads).
   shifts: 'read-write',
   cases: 'read-write',
+  // Maintenance plans, and the areas and skills their templates name (reads); cases are generated off the
+  // request path (functions/maintenance-generator, the stream processor).
+  'maintenance-plans': 'read-write',
   // Optimization runs and their plans; an apply writes tours and cases through their services.
   scheduling: 'read-write',
   // Comments, their counters, read markers, reactions, duplicate guards and attachment uploads.

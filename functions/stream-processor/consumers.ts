@@ -8,7 +8,8 @@
  * - `records`: the audit log, a BatchWriteItem per 25 events; on a busy table these writes wait
  *   in line with every API write (seconds on DynamoDB Local under load). Also the deletion of a
  *   deleted device's telemetry history and of a deleted custom-object definition's instances
- *   and relations, in bounded steps.
+ *   and relations, in bounded steps. And the prompt generation of a maintenance plan's cases
+ *   after its create or edit (plan-generation.consumer.ts).
  * - `live`: webhook dispatch (a Query of a workspace's endpoints and SQS sends per batch), the
  *   event stream's fan-out to every node (SNS publishes), and new optimization runs to the
  *   solver queue (SQS sends).
@@ -23,6 +24,7 @@ import { recordAuditEntries } from '../../shared/domain/audit-logs/audit-log.rec
 import { customObjectPurger } from '../../shared/domain/custom-objects/custom-object-purge.consumer.ts';
 import { relationAssociationPurger } from '../../shared/domain/custom-objects/relation-purge.ts';
 import { deviceHistoryPurger } from '../../shared/domain/devices/device-history.consumer.ts';
+import { planGenerationConsumer } from '../../shared/domain/maintenance-plans/plan-generation.consumer.ts';
 import { applyDispatcher } from '../../shared/domain/optimization-runs/apply-dispatch.consumer.ts';
 import { solverDispatcher } from '../../shared/domain/optimization-runs/solver-dispatch.consumer.ts';
 import { syncIndexer } from '../../shared/domain/sync/sync-indexer.consumer.ts';
@@ -38,6 +40,7 @@ export const consumerGroups = {
     customObjectPurger,
     relationAssociationPurger,
     syncIndexer,
+    planGenerationConsumer,
   ],
   live: [
     webhookDispatcher(),

@@ -47,7 +47,11 @@ export type CollectionName =
   | 'COMMENT'
   | 'COMMENT_READ'
   | 'COMMENT_DEDUP'
-  | 'COMMENT_FILE';
+  | 'COMMENT_FILE'
+  /** Maintenance plans (domain/maintenance-plans). */
+  | 'MAINTENANCE_PLAN'
+  /** How far each maintenance plan's cases are generated, and for which revision of the plan. */
+  | 'MPLAN_CURSOR';
 
 /**
  * The instances of one custom-object definition: a partition per definition (keyed by its id, so
@@ -115,6 +119,14 @@ export function syncResultPartition(
 
 /** The due-time index's partition of one UTC minute (`YYYY-MM-DDTHH:MM`). */
 export const slaDueMinute = (minute: string) => `SLA_DUE#${minute}`;
+/**
+ * The occurrence claims of one maintenance plan, sort key the occurrence (UTC, `…Z`): one item per
+ * occurrence a case was generated for, created in the case's own transaction on the condition that
+ * it is absent, so no retry, crash or second generator ever makes two cases for one occurrence.
+ */
+export function occurrenceClaimPartition(workspaceId: WorkspaceId, planId: string): string {
+  return `${tenant(workspaceId)}#MPLAN_OCC#${planId}`;
+}
 
 export const keys = {
   workspace: (workspaceId: WorkspaceId) => ({ pk: tenant(workspaceId), sk: 'WORKSPACE' }),
@@ -182,6 +194,22 @@ export const keys = {
   vehiclePlate: (workspaceId: WorkspaceId, plateIdentity: string) => ({
     pk: collectionPk(workspaceId, 'VEHICLE_PLATE'),
     sk: plateIdentity,
+  }),
+  /** The claim of one occurrence of a maintenance plan: holds the id of the case generated for it. */
+  occurrenceClaim: (workspaceId: WorkspaceId, planId: string, occurrence: string) => ({
+    pk: occurrenceClaimPartition(workspaceId, planId),
+    sk: occurrence,
+  }),
+  /**
+   * A workspace that has (or had) maintenance plans: the scheduled generation's one Query to find
+   * the workspaces to look at, instead of every workspace. Put before every plan's create; never removed
+   * (a workspace whose plans are gone costs one empty Query per run).
+   */
+  maintenanceWorkspace: (workspaceId: WorkspaceId) => ({ pk: 'MAINTENANCE_WORKSPACES', sk: workspaceId }),
+  /** A maintenance plan's generation cursor: the plan revision generated and the instant reached. */
+  maintenancePlanCursor: (workspaceId: WorkspaceId, planId: string) => ({
+    pk: collectionPk(workspaceId, 'MPLAN_CURSOR'),
+    sk: planId,
   }),
   /** Guard item of a custom-object definition's slug (unique per workspace); holds the definition id. */
   definitionSlug: (workspaceId: WorkspaceId, slug: string) => ({

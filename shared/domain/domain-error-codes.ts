@@ -10,6 +10,7 @@ import type { CommentErrorCode } from './comments/comment-error.ts';
 import type { CommonDomainErrorCode } from './common-error.ts';
 import type { CustomObjectErrorCode } from './custom-objects/custom-object-error.ts';
 import type { DeviceErrorCode } from './devices/device-error.ts';
+import type { MaintenancePlanErrorCode } from './maintenance-plans/maintenance-plan-error.ts';
 import type { OptimizationRunErrorCode } from './optimization-runs/optimization-run-error.ts';
 import type { SchedulingErrorCode } from './scheduling/scheduling-error.ts';
 import type { SettingsErrorCode } from './settings/settings-error.ts';
@@ -32,6 +33,7 @@ export interface DomainErrorCodes {
   comments: CommentErrorCode;
   'custom-objects': CustomObjectErrorCode;
   devices: DeviceErrorCode;
+  'maintenance-plans': MaintenancePlanErrorCode;
   'optimization-runs': OptimizationRunErrorCode;
   scheduling: SchedulingErrorCode;
   settings: SettingsErrorCode;

@@ -166,6 +166,7 @@ export const eventRegistry = {
   },
   ...generic('case', 'A case (work order) was'),
   ...generic('shift', 'A shift (the working hours of a technician or driver) was'),
+  ...generic('maintenance_plan', 'A maintenance plan (recurring work that generates cases) was'),
   'case.external_id_updated': {
     description:
       'The external (ERP/CRM) reference of a case changed; written beside case.updated for the event ' +

@@ -48,6 +48,7 @@ const ownCodes: { [M in DomainModule]: Record<OwnCodes<M>, string> } = {
     'relation-slug-invalid': 'BAD_USER_INPUT',
   },
   devices: { unauthenticated: 'UNAUTHENTICATED' },
+  'maintenance-plans': {},
   'optimization-runs': {},
   scheduling: {},
   settings: {},

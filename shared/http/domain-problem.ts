@@ -39,6 +39,7 @@ const ownProblems: { [M in DomainModule]: Record<OwnCodes<M>, ProblemType> } = {
     'relation-slug-invalid': 'location-relation-slug-invalid',
   },
   devices: { unauthenticated: 'authentication-required' },
+  'maintenance-plans': {},
   'optimization-runs': {},
   scheduling: {},
   settings: {},

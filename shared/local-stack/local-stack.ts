@@ -2,7 +2,8 @@
  * The whole service on one machine, for `npm start` and the integration tests: DynamoDB Local
  * (streams on, data under DATA_DIR), the SQS/S3 emulator, table/queues/bucket, the seed, the
  * identity provider, the API serving the route table through the Lambda handlers, and the
- * stream poller standing in for the Lambda event-source mapping. Real AWS SDK clients talk to
+ * stream poller standing in for the Lambda event-source mapping, and the maintenance plans'
+ * generation timer standing in for its EventBridge schedule. Real AWS SDK clients talk to
  * the emulators; nothing behind the handlers is an in-memory fake. With FSM_DYNAMODB_ENDPOINT
  * set, that DynamoDB-compatible endpoint is used instead of a DynamoDB Local of its own
  * (dynamodb-endpoint.ts).
@@ -43,6 +44,7 @@ import { createResources, DEFAULT_REGION } from './create-resources.ts';
 import { givenDynamoDbEndpoint, startStackDynamoDb, streamsServed } from './dynamodb-endpoint.ts';
 import { semanticsProxyIfAsked } from './dynamodb-semantics-opt-in.ts';
 import { freePort } from './free-port.ts';
+import { startMaintenanceTimer } from './maintenance-timer.ts';
 import { checkJava } from './prerequisites.ts';
 import { startQueuePoller } from './queue-poller.ts';
 import { applyDemoDay, applySeed, demoSeed, loadSeedFile, type Seed } from './seed.ts';
@@ -228,8 +230,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     stops.unshift(() => deliveries.stop());
 
-    const workers = startPlanningWorkers(aws.endpoint, queueUrls);
-    stops.unshift(() => workers.stop());
+    stops.unshift(...startWorkers(aws.endpoint, queueUrls));
 
     return {
       baseUrl,
@@ -253,29 +254,26 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 }
 
 /**
- * The workers behind planning: the solver's and the apply worker's queue pollers, and the
- * scheduled service-level detector of AWS (lib/sla-detector.ts) on a timer.
+ * The workers that AWS runs on queues and schedules: the solver and apply pollers on their queues,
+ * the maintenance plans' generation timer standing in for its EventBridge schedule, and the
+ * scheduled service-level detector (lib/sla-detector.ts) on a timer. Returns their stops.
  */
-function startPlanningWorkers(endpoint: string, queueUrls: Record<string, string | undefined>) {
-  const region = config().region;
+function startWorkers(endpoint: string, queueUrls: Record<string, string>): Array<() => Promise<void>> {
   const solver = startSolverPollers({
     endpoint,
-    region,
+    region: config().region,
     queueUrl: queueUrls['fsm-solver'] ?? '',
     deadLetterQueueUrl: queueUrls['fsm-solver-dlq'] ?? '',
   });
   const applies = startApplyPollers({
     endpoint,
-    region,
+    region: config().region,
     queueUrl: queueUrls['fsm-apply'] ?? '',
     deadLetterQueueUrl: queueUrls['fsm-apply-dlq'] ?? '',
   });
+  const maintenance = startMaintenanceTimer((message, details) => logger.warn(message, details));
   const slaTimer = startSlaTimer();
-  return {
-    async stop() {
-      await Promise.all([slaTimer.stop(), applies.stop(), solver.stop()]);
-    },
-  };
+  return [() => slaTimer.stop(), () => maintenance.stop(), () => applies.stop(), () => solver.stop()];
 }
 
 /**

@@ -30,6 +30,9 @@ export const apiTags = {
     'map, and applying a plan as tours and scheduled cases.',
   Cases:
     'Work orders: what is to be done, where, by whom and when, how urgent, how far it got, and its ERP/CRM reference.',
+  'Maintenance plans':
+    'Recurring work: a case template, an RFC 5545 recurrence in a time zone and a horizon; the service keeps ' +
+    'one case per occurrence of the horizon generated.',
   Comments:
     'Threads of comments on any record (cases, tours, vehicles, devices, areas, users, custom objects): replies, ' +
     'reactions, mentions, attachments, read markers and unread counts.',

@@ -17,6 +17,7 @@ import { customObjectRoutes } from './groups/custom-objects.routes.ts';
 import { deviceIntakeRoutes } from './groups/device-intake.routes.ts';
 import { deviceRoutes } from './groups/devices.routes.ts';
 import { graphqlRoutes } from './groups/graphql.routes.ts';
+import { maintenancePlanRoutes } from './groups/maintenance-plans.routes.ts';
 import { platformRoutes } from './groups/platform.routes.ts';
 import { schedulingRoutes } from './groups/scheduling.routes.ts';
 import { settingsRoutes } from './groups/settings.routes.ts';
@@ -42,6 +43,7 @@ export const routes = [
   ...tourRoutes,
   ...shiftRoutes,
   ...caseRoutes,
+  ...maintenancePlanRoutes,
   ...schedulingRoutes,
   ...commentRoutes,
   ...syncRoutes,

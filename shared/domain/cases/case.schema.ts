@@ -148,6 +148,22 @@ export const CaseSchema = z
       .optional()
       .meta({ description: `${dueByDescription} Omitted when none.`, example: '2026-03-04T14:00:00.000Z' }),
     sla_status: z.enum(slaStatuses).optional().meta({ description: slaDescription, example: 'ON_TRACK' }),
+    maintenance_plan_id: z
+      .uuid()
+      .optional()
+      .meta({
+        description:
+          'The maintenance plan that generated the case (GET /api/v2/maintenance-plans/{maintenance_plan_id}); ' +
+          'omitted for cases created otherwise. Read only; it stays when the plan is deleted.',
+      }),
+    occurrence: z.iso
+      .datetime()
+      .optional()
+      .meta({
+        description:
+          "The occurrence of the plan's recurrence the case was generated for (UTC); present exactly when " +
+          'maintenance_plan_id is. Read only: one case per occurrence.',
+      }),
     created_at: z.iso.datetime().meta({ description: 'When the case was created.' }),
     updated_at: z.iso.datetime().meta({ description: 'When the case was last written.' }),
     lock_version: storedVersion().meta({ description: 'Starts at 0 and increments with every change.' }),
