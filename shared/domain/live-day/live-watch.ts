@@ -98,8 +98,10 @@ export async function watchOf(
       ? await tourOnTheRoad(workspaceId, { name: 'vehicle_id', value: vehicleId })
       : undefined;
   const watch = tour ? await watchTour(workspaceId, tour) : undefined;
-  remember(key, watch, now);
-  return watch;
+  // Still the tour it spoke for: the speaker item need not be written again.
+  const speaker = kept?.watch?.tour.id === tour?.id ? kept?.watch?.speaker : undefined;
+  remember(key, watch && speaker ? { ...watch, speaker } : watch, now);
+  return watch && speaker ? { ...watch, speaker } : watch;
 }
 
 /** After this module wrote the tour: the device follows what it wrote. */
