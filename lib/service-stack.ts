@@ -177,6 +177,7 @@ export class ServiceStack extends Stack {
         'optimizer-worker': this.solver.worker.function,
         'apply-worker': this.applyWorker.worker.function,
         'sla-detector': this.slaDetector.worker.function,
+        'maintenance-generator': this.maintenanceGeneration.generator.function,
       },
       deadLetterQueues: data.deadLetterQueues,
       queueAgeLimits: {

@@ -2,16 +2,19 @@
  * What a device's positions are followed against (API-DECISIONS.md, "The live day"): the tour on
  * the road (IN_PROGRESS) of whoever the device speaks for — its user (`user_id`), else the driver
  * of the tour on the road with its vehicle (`vehicle_id`) — with its stops' places, windows and
- * durations. Kept per container for a minute, so a report that changes nothing costs no read:
- * telemetry every few seconds reads the tour about once a minute per device, and a tour's own
- * writes through this module refresh it at once. The workspace's live-day settings (radius and
- * dwell) ride on the watch, so a change of them reaches the detector within the same minute.
+ * durations. Kept per container for a minute, so a report that changes nothing costs no read; a
+ * lapsed watch of a tour still on the road at the version watched is renewed with one GetItem of
+ * the tour, and taken again whole (the facet Query, the cases, the settings) every five minutes or
+ * when the tour or whom the device speaks for changed. So a case's new place or window reaches the
+ * ETAs within five minutes, a re-planned tour within a minute, and a tour's own writes through
+ * this module at once. The workspace's live-day settings (radius and dwell) are read once a minute
+ * per workspace and container and ride on the watch.
  */
 import type { StoredRecord } from '../../data/table.ts';
 import { parseIsoDuration } from '../../schema/duration.ts';
 import { caseStore } from '../cases/case.store.ts';
 import { durationSecondsOf } from '../cases/case-planning.ts';
-import { getSettings } from '../settings/settings.service.ts';
+import { getSettings, onSettingsChanged } from '../settings/settings.service.ts';
 import type { Tour } from '../tours/tour.schema.ts';
 import { tourStore } from '../tours/tour.store.ts';
 import { type DetectorSettings, defaultDetectorSettings } from './arrival-detector.ts';
@@ -28,8 +31,20 @@ export interface LiveWatch {
 }
 
 const keptMs = 60_000;
+/** A watch is taken again whole (the facet, the cases, the settings) at least this often. */
+const wholeMs = 5 * 60_000;
 const maxWatches = 20_000;
-const watches = new Map<string, { watch: LiveWatch | undefined; until: number }>();
+interface Kept {
+  watch: LiveWatch | undefined;
+  until: number;
+  /** Until then a lapsed watch of an unchanged tour is renewed with one GetItem. */
+  wholeUntil: number;
+  /** Whom the device spoke for when the watch was taken (its user and vehicle). */
+  speaksFor: string;
+}
+const watches = new Map<string, Kept>();
+const speaksForOf = (device: StoredRecord) =>
+  `${String(device.user_id ?? '')}|${String(device.vehicle_id ?? '')}`;
 const keyOf = (workspaceId: string, deviceId: string) => `${workspaceId}/${deviceId}`;
 
 /** The tour on the road of a driver, or with a vehicle (the newest if several). */
@@ -48,8 +63,22 @@ async function tourOnTheRoad(
   return items[0];
 }
 
+const settingsKept = new Map<string, { settings: Promise<DetectorSettings>; until: number }>();
+onSettingsChanged('live_day', (workspaceId) => settingsKept.delete(workspaceId));
+
+/** The workspace's radius and dwell (read once a minute per workspace and container). */
+export function detectorSettings(workspaceId: string, now = Date.now()): Promise<DetectorSettings> {
+  const kept = settingsKept.get(workspaceId);
+  if (kept && kept.until > now) return kept.settings;
+  const settings = readDetectorSettings(workspaceId);
+  settings.catch(() => settingsKept.delete(workspaceId));
+  if (settingsKept.size >= maxWatches) settingsKept.clear();
+  settingsKept.set(workspaceId, { settings, until: now + keptMs });
+  return settings;
+}
+
 /** The workspace's radius and dwell; the defaults when it never changed them. */
-export async function detectorSettings(workspaceId: string): Promise<DetectorSettings> {
+async function readDetectorSettings(workspaceId: string): Promise<DetectorSettings> {
   const fields = await getSettings({ workspaceId }, 'live_day');
   const dwell = parseIsoDuration(String(fields.dwell));
   return {
@@ -90,6 +119,16 @@ export async function watchOf(
   const key = keyOf(workspaceId, String(device.id));
   const kept = watches.get(key);
   if (kept && kept.until > now) return kept.watch;
+  const speaksFor = speaksForOf(device);
+  if (kept?.watch && kept.wholeUntil > now && kept.speaksFor === speaksFor) {
+    // One GetItem: a tour still on the road at the version watched holds for another minute.
+    const tour = await tourStore.of(workspaceId).get(kept.watch.tour.id);
+    if (tour?.status === 'IN_PROGRESS' && tour.lock_version === kept.watch.tour.lock_version) {
+      const renewed = { ...kept.watch, settings: await detectorSettings(workspaceId, now) };
+      remember(key, renewed, now, { wholeUntil: kept.wholeUntil, speaksFor });
+      return renewed;
+    }
+  }
   const userId = typeof device.user_id === 'string' ? device.user_id : undefined;
   const vehicleId = typeof device.vehicle_id === 'string' ? device.vehicle_id : undefined;
   const tour = userId
@@ -100,7 +139,10 @@ export async function watchOf(
   const watch = tour ? await watchTour(workspaceId, tour) : undefined;
   // Still the tour it spoke for: the speaker item need not be written again.
   const speaker = kept?.watch?.tour.id === tour?.id ? kept?.watch?.speaker : undefined;
-  remember(key, watch && speaker ? { ...watch, speaker } : watch, now);
+  remember(key, watch && speaker ? { ...watch, speaker } : watch, now, {
+    wholeUntil: now + wholeMs,
+    speaksFor,
+  });
   return watch && speaker ? { ...watch, speaker } : watch;
 }
 
@@ -111,11 +153,21 @@ export function rememberWatch(
   watch: LiveWatch,
   now = Date.now(),
 ): void {
-  remember(keyOf(workspaceId, deviceId), watch, now);
+  const key = keyOf(workspaceId, deviceId);
+  const kept = watches.get(key);
+  remember(key, watch, now, {
+    wholeUntil: kept?.wholeUntil ?? now + wholeMs,
+    speaksFor: kept?.speaksFor ?? '',
+  });
 }
 
-function remember(key: string, watch: LiveWatch | undefined, now: number): void {
+function remember(
+  key: string,
+  watch: LiveWatch | undefined,
+  now: number,
+  whole: Pick<Kept, 'wholeUntil' | 'speaksFor'>,
+): void {
   watches.delete(key);
   if (watches.size >= maxWatches) watches.delete(watches.keys().next().value ?? '');
-  watches.set(key, { watch, until: now + keptMs });
+  watches.set(key, { watch, until: now + keptMs, ...whole });
 }

@@ -97,6 +97,16 @@ function published(name: SingletonName, workspaceId: string, stored: Fields | un
   };
 }
 
+const listeners = new Map<SingletonName, Array<(workspaceId: string) => void>>();
+
+/**
+ * Tells this process's caches of a singleton (the live day's detector settings) that a workspace
+ * changed it here, so they read it again at once; other containers see it when their cache lapses.
+ */
+export function onSettingsChanged(name: SingletonName, listener: (workspaceId: string) => void): void {
+  listeners.set(name, [...(listeners.get(name) ?? []), listener]);
+}
+
 export async function getSettings(ctx: Pick<Actor, 'workspaceId'>, name: SingletonName): Promise<Fields> {
   return published(name, ctx.workspaceId, await settingsStore.of(ctx).get(name));
 }
@@ -136,6 +146,7 @@ export async function updateSettings(ctx: Actor, name: SingletonName, patch: Fie
           previousAttributes(before, after),
         ),
       );
+    for (const listener of listeners.get(name) ?? []) listener(ctx.workspaceId);
     return after;
   });
 }
