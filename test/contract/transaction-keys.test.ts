@@ -110,13 +110,20 @@ const allowed: readonly Allowed[] = [
       'bookings the tours of its day: tours meet there only over the cases they hand over',
   },
   {
-    key: /^T#<ws>#(CASE \/ <id>|MPLAN_OCC#<id> \/ .*)$/,
-    records: /^case$/,
+    key: /^T#<ws>#CASE \/ <id>$/,
+    records: /^maintenance-occurrence$/,
     besidesItsOwn: true,
     reason:
-      'maintenance generation creates up to 10 cases in one transaction (generated-case-writes.ts), each a ' +
-      'new key created only if absent with its occurrence claim: no other writer can meet it in that ' +
-      'transaction; afterwards the case alone writes it (and drops its claim when an edit removes it)',
+      'maintenance generation creates up to 10 cases in one transaction, led by their occurrence claims ' +
+      '(generated-case-writes.ts): each case a new key created only if absent, which no other writer can meet ' +
+      'there; afterwards the case alone writes it',
+  },
+  {
+    key: /^T#<ws>#MPLAN_OCC#<id> \/ /,
+    records: /^(maintenance-occurrence|case)$/,
+    reason:
+      "an occurrence claim: created by generation with its case, dropped by that case's own delete when an " +
+      'edit takes the occurrence out of the rule; two generators meet on it only over the same occurrence',
   },
   {
     key: /^T#<ws>#SHIFT_TOUR \/ <id>$/,

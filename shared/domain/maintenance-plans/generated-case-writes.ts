@@ -32,13 +32,17 @@ export interface CaseWriteOutcome {
   lost: number;
 }
 
-function writesOf(workspaceId: string, pending: PendingCase): TableWrite[] {
-  const record = generatedCase(pending.plan, pending.occurrence);
-  const event = systemEvent(workspaceId, 'case.created', { type: 'case', id: record.id }, record);
-  return [
-    ...caseStore.of(workspaceId).writes.create(record, event),
-    generationStore.of(workspaceId).claim(pending.plan.id, pending.occurrence, record.id),
-  ];
+/** The claims of a batch, then its cases: the batch is the generator's write, not one case's. */
+function writesOf(workspaceId: string, batch: readonly PendingCase[]): TableWrite[] {
+  const claims: TableWrite[] = [];
+  const cases: TableWrite[] = [];
+  for (const pending of batch) {
+    const record = generatedCase(pending.plan, pending.occurrence);
+    const event = systemEvent(workspaceId, 'case.created', { type: 'case', id: record.id }, record);
+    claims.push(generationStore.of(workspaceId).claim(pending.plan.id, pending.occurrence, record.id));
+    cases.push(...caseStore.of(workspaceId).writes.create(record, event));
+  }
+  return [...claims, ...cases];
 }
 
 const claimTaken = (error: unknown) => error instanceof DataError && error.code === 'already-exists';
@@ -49,7 +53,7 @@ export async function writeCaseBatch(
   batch: readonly PendingCase[],
 ): Promise<CaseWriteOutcome> {
   try {
-    await transactWrite(batch.flatMap((pending) => writesOf(workspaceId, pending)));
+    await transactWrite(writesOf(workspaceId, batch));
     return { created: batch.length, lost: 0 };
   } catch (error) {
     if (!claimTaken(error) || batch.length === 1) {
