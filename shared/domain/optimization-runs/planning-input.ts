@@ -225,7 +225,7 @@ export function planShift(shift: Shift, skillIds: readonly string[]): PlanShift 
   };
 }
 
-export function tourBasis(tour: Tour): TourBasis {
+function tourBasis(tour: Tour): TourBasis {
   return {
     v: tour.lock_version,
     ...(tour.status === 'IN_PROGRESS' ? { status: 'IN_PROGRESS' as const } : {}),
@@ -236,7 +236,7 @@ export function tourBasis(tour: Tour): TourBasis {
   };
 }
 
-export function caseBasis({ record, pinnedTo }: ReadCase): CaseBasis {
+function caseBasis({ record, pinnedTo }: ReadCase): CaseBasis {
   return {
     v: record.lock_version,
     status: record.status,
@@ -272,12 +272,21 @@ export async function readPlanningInput(
     cases: jobs.map((entry) => planCase(entry, run, now)),
     shifts: shifts.map((shift) => planShift(shift, skillsOf.get(shift.user_id) ?? [])),
   };
-  const basis: RunPlan['basis'] = {
-    cases: Object.fromEntries([...cases.values()].map((entry) => [entry.record.id, caseBasis(entry)])),
-    shifts: Object.fromEntries(shifts.map((shift) => [shift.id, { v: shift.lock_version }])),
-    tours: Object.fromEntries([...replaced, ...others].map((tour) => [tour.id, tourBasis(tour)])),
-  };
+  const basis = basisRead([...cases.values()], shifts, [...replaced, ...others]);
   return { problem, basis, places: placesRead(jobs, shifts) };
+}
+
+/** What apply must find unchanged: every case, shift and tour the run read (PLAN and REPAIR alike). */
+export function basisRead(
+  cases: readonly ReadCase[],
+  shifts: readonly Shift[],
+  tours: readonly Tour[],
+): RunPlan['basis'] {
+  return {
+    cases: Object.fromEntries(cases.map((entry) => [entry.record.id, caseBasis(entry)])),
+    shifts: Object.fromEntries(shifts.map((shift) => [shift.id, { v: shift.lock_version }])),
+    tours: Object.fromEntries(tours.map((tour) => [tour.id, tourBasis(tour)])),
+  };
 }
 
 /** Where the planned cases and the shifts' start and end are: what the run's map draws. */

@@ -36,16 +36,15 @@ import type { Shift } from '../shifts/shift.schema.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import type { Tour, TourStop } from '../tours/tour.schema.ts';
 import { toursOfShift } from '../tours/tour.store.ts';
-import type { RunPlan, RunRecord } from './optimization-run.record.ts';
+import type { RunRecord } from './optimization-run.record.ts';
 import {
-  caseBasis,
+  basisRead,
   holdingTours,
   type PlanningInput,
   placesRead,
   planCase,
   planShift,
   type ReadCase,
-  tourBasis,
 } from './planning-input.ts';
 
 const plannable = new Set(['NEW', 'SCHEDULED']);
@@ -175,11 +174,11 @@ export async function readRepairInput(
     cases: jobs.map((entry) => planCase(entry, run, now)),
     shifts,
   };
-  const basis: RunPlan['basis'] = {
-    cases: Object.fromEntries([...entries.values()].map((entry) => [entry.record.id, caseBasis(entry)])),
-    shifts: Object.fromEntries(days.map(({ shift }) => [shift.id, { v: shift.lock_version }])),
-    tours: Object.fromEntries([...replaced, ...others].map((tour) => [tour.id, tourBasis(tour)])),
-  };
+  const basis = basisRead(
+    [...entries.values()],
+    days.map(({ shift }) => shift),
+    [...replaced, ...others],
+  );
   return {
     problem,
     basis,
