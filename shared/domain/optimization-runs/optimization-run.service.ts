@@ -17,6 +17,7 @@ import { domainEvent } from '../../events/domain-event.ts';
 import type { FieldError } from '../../schema/field-error.ts';
 import { defaultPageSize, pageOf } from '../../schema/list.ts';
 import { caseStore } from '../cases/case.store.ts';
+import type { Shift } from '../shifts/shift.schema.ts';
 import { shiftStore } from '../shifts/shift.store.ts';
 import { applyNeverStarted, failNeverStartedApply } from './apply-state.ts';
 import type { RunRecord } from './optimization-run.record.ts';
@@ -56,67 +57,57 @@ async function caseErrors(ctx: Actor, ids: readonly string[]): Promise<FieldErro
   });
 }
 
-async function shiftErrors(ctx: Actor, ids: readonly string[], from: string, to: string) {
-  const found = await shiftStore.of(ctx).getMany(ids.map((id) => id.toLowerCase()));
-  return ids.flatMap((_, index) => {
-    const shift = found[index];
-    if (!shift) return [invalid(`#/shift_ids/${index}`, 'no shift with this id exists in the workspace')];
-    if (!(shift.end > from && shift.start < to)) {
-      return [invalid(`#/shift_ids/${index}`, 'the shift does not overlap the horizon (from, to)')];
-    }
-    return [];
-  });
-}
+/** The named shifts as read, in their order (undefined: no such shift). */
+type ReadShifts = ReadonlyArray<Shift | undefined>;
 
 /**
- * The horizon of a REPAIR run: from now (or `from`) to the end of the latest of its shifts (or
- * `to`); a shift whose hours are over has no rest of the day to re-plan (422 at its index).
+ * The named shifts' errors: a shift that does not exist, or does not overlap the horizon; for a
+ * REPAIR run, one whose hours are over has no rest of the day to re-plan.
  */
-async function repairHorizon(
-  ctx: Actor,
-  input: CreateOptimizationRun,
-  now: string,
-): Promise<{ from: string; to: string; errors: FieldError[] }> {
-  const ids = input.shift_ids ?? [];
-  const found = await shiftStore.of(ctx).getMany(ids.map((id) => id.toLowerCase()));
-  const from = input.from ?? now;
-  const errors = ids.flatMap((_, index) => {
-    const shift = found[index];
-    if (shift && shift.end <= from) {
-      return [invalid(`#/shift_ids/${index}`, 'the shift is over: a REPAIR run re-plans the rest of a day')];
+function shiftErrors(found: ReadShifts, from: string, to: string, repair: boolean): FieldError[] {
+  return found.flatMap((shift, index) => {
+    const pointer = `#/shift_ids/${index}`;
+    if (!shift) return [invalid(pointer, 'no shift with this id exists in the workspace')];
+    if (repair && shift.end <= from) {
+      return [invalid(pointer, 'the shift is over: a REPAIR run re-plans the rest of a day')];
+    }
+    if (!(shift.end > from && shift.start < to)) {
+      return [invalid(pointer, 'the shift does not overlap the horizon (from, to)')];
     }
     return [];
   });
-  const ends = found.flatMap((shift) => (shift ? [shift.end] : []));
-  const latest = ends.sort().at(-1);
-  const to =
-    input.to ?? (latest && latest > from ? latest : new Date(Date.parse(from) + 3600_000).toISOString());
-  return { from, to, errors };
 }
 
-/** One error per field: the first said of it. */
-function uniqueByPointer(errors: FieldError[]): FieldError[] {
-  const seen = new Set<string>();
-  return errors.filter((error) => !seen.has(error.pointer) && Boolean(seen.add(error.pointer)));
+/** The horizon of a REPAIR run: from now (or `from`) to the end of the latest of its shifts (or `to`). */
+function repairHorizon(input: CreateOptimizationRun, found: ReadShifts, now: string) {
+  const from = input.from ?? now;
+  const latest = found
+    .flatMap((shift) => (shift ? [shift.end] : []))
+    .sort()
+    .at(-1);
+  const to =
+    input.to ?? (latest && latest > from ? latest : new Date(Date.parse(from) + 3600_000).toISOString());
+  return { from, to };
 }
 
 export async function createRun(ctx: Actor, input: CreateOptimizationRun): Promise<OptimizationRun> {
   const now = new Date().toISOString();
-  const repair =
-    input.mode === 'REPAIR' ? await repairHorizon(ctx, input, now) : { errors: [] as FieldError[] };
-  const from = 'from' in repair ? repair.from : (input.from as string);
-  const to = 'to' in repair ? repair.to : (input.to as string);
-  const [cases, shifts] = await Promise.all([
+  const repair = input.mode === 'REPAIR';
+  const [cases, found] = await Promise.all([
     input.case_ids ? caseErrors(ctx, input.case_ids) : [],
-    input.shift_ids ? shiftErrors(ctx, input.shift_ids, from, to) : [],
+    input.shift_ids ? shiftStore.of(ctx).getMany(input.shift_ids.map((id) => id.toLowerCase())) : [],
   ]);
-  const errors = [...cases, ...uniqueByPointer([...repair.errors, ...shifts])];
+  // PLAN runs carry from and to (the schema requires them); a REPAIR run's default to its shifts.
+  const { from, to } = repair
+    ? repairHorizon(input, found, now)
+    : { from: input.from as string, to: input.to as string };
+  const errors = [...cases, ...shiftErrors(found, from, to, repair)];
   if (errors.length > 0) throw new OptimizationRunError('invalid', { fields: errors });
   const id = uuidv7();
   const run: RunRecord = {
     id,
     status: 'QUEUED',
-    ...(input.mode === 'REPAIR' ? { mode: 'REPAIR' as const } : {}),
+    ...(repair ? { mode: 'REPAIR' as const } : {}),
     from,
     to,
     ...(input.case_ids ? { case_ids: input.case_ids.map((caseId) => caseId.toLowerCase()) } : {}),
