@@ -13,6 +13,11 @@
  *   npm run bench:solver -- --no-large           # skip the 1,000-job run
  *   npm run bench:solver -- --large-only --large-limit 30
  *   npm run bench:solver -- --dir /path/to/vrptw --seed 3
+ *   npm run bench:solver -- --limits 1,10 --scale-limit 60   # the 1,000-customer ones at 60 s
+ *
+ * Instances of 1,000 customers or more run once, at `--scale-limit` (default 60 s), through
+ * `node bin/solve.ts` with a probe that reports the process's peak memory (npm's launcher would
+ * hide it); the others run at every limit of `--limits` through `npm run` as the scorer runs them.
  *
  * The benchmark folder defaults to ../shared/benchmarks/vrptw from the repository root, or
  * VRPTW_BENCH_DIR; when it is absent the instance runs are skipped with a note.
@@ -42,6 +47,8 @@ const limits = (optionValue('--limits') ?? '10,30').split(',').map(Number);
 const onlyInstances = optionValue('--instances')?.split(',');
 const seed = optionValue('--seed');
 const largeLimit = Number(optionValue('--large-limit') ?? 30);
+const scaleLimit = Number(optionValue('--scale-limit') ?? 60);
+const scaleCustomers = 1000;
 const runLarge = !flag('--no-large');
 const runInstances = !flag('--large-only');
 
@@ -195,6 +202,7 @@ interface Row {
   known: Known;
   seconds: number;
   note: string;
+  peakKb?: number;
 }
 
 const percent = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}%`;
@@ -202,9 +210,9 @@ const percent = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(2)}%
 function printTable(limit: number, rows: Row[]) {
   console.log(`\n### ${limit} s per instance (wall clock, killed at the limit)\n`);
   console.log(
-    '| instance | customers | vehicles (BKS) | distance | BKS distance | gap | feasible | time s |',
+    '| instance | customers | vehicles (BKS) | distance | BKS distance | gap | feasible | time s | peak MB |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|:---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|:---:|---:|---:|');
   for (const row of rows) {
     const { score: s, known } = row;
     const matched = s.feasible && s.vehicles <= known.bks.vehicles;
@@ -214,7 +222,7 @@ function printTable(limit: number, rows: Row[]) {
         ? ` (vs distance-only BKS ${known.bks_distance_only.distance}: ${percent((s.distance / known.bks_distance_only.distance - 1) * 100)})`
         : '';
     console.log(
-      `| ${row.name} | ${row.customers} | ${s.vehicles} (${known.bks.vehicles}) | ${s.distance.toFixed(2)} | ${known.bks.distance} | ${gap}${extra} | ${s.feasible ? 'yes' : `NO: ${s.problems.slice(0, 2).join('; ')}`} | ${row.seconds.toFixed(2)} |${row.note ? ` ${row.note}` : ''}`,
+      `| ${row.name} | ${row.customers} | ${s.vehicles} (${known.bks.vehicles}) | ${s.distance.toFixed(2)} | ${known.bks.distance} | ${gap}${extra} | ${s.feasible ? 'yes' : `NO: ${s.problems.slice(0, 2).join('; ')}`} | ${row.seconds.toFixed(2)} | ${row.peakKb ? (row.peakKb / 1024).toFixed(0) : ''} |${row.note ? ` ${row.note}` : ''}`,
     );
   }
   const feasible = rows.filter((r) => r.score.feasible);
@@ -228,13 +236,14 @@ function printTable(limit: number, rows: Row[]) {
       `vehicles ${rows.reduce((a, r) => a + r.score.vehicles, 0)} vs BKS ${rows.reduce((a, r) => a + r.known.bks.vehicles, 0)}; ` +
       `time ${totalTime.toFixed(1)} s (max ${Math.max(...rows.map((r) => r.seconds)).toFixed(2)} s)`,
   );
-  const large = rows.filter((r) => r.customers >= 200);
-  if (large.length > 0 && large.length < rows.length) {
-    const largeGaps = large
-      .filter((r) => r.score.feasible && r.score.vehicles <= r.known.bks.vehicles)
-      .map((r) => (r.score.distance / r.known.bks.distance - 1) * 100);
+  const groups = new Map<number, Row[]>();
+  for (const row of rows) groups.set(row.customers, [...(groups.get(row.customers) ?? []), row]);
+  if (groups.size < 2) return;
+  for (const [customers, group] of groups) {
+    const matched = group.filter((r) => r.score.feasible && r.score.vehicles <= r.known.bks.vehicles);
+    const groupGaps = matched.map((r) => (r.score.distance / r.known.bks.distance - 1) * 100);
     console.log(
-      `  200 customers: ${large.filter((r) => r.score.feasible).length}/${large.length} feasible, mean gap ${largeGaps.length ? percent(largeGaps.reduce((a, b) => a + b, 0) / largeGaps.length) : '—'} over ${largeGaps.length}`,
+      `  ${customers} customers: ${group.filter((r) => r.score.feasible).length}/${group.length} feasible, vehicles ≤ BKS on ${matched.length}, mean gap ${groupGaps.length ? percent(groupGaps.reduce((x, y) => x + y, 0) / groupGaps.length) : '—'}`,
     );
   }
 }
@@ -253,14 +262,22 @@ async function benchmarkInstances() {
     .map((file) => file.replace(/\.json$/, ''))
     .filter((name) => !onlyInstances || onlyInstances.includes(name))
     .sort((a, b) => a.length - b.length || a.localeCompare(b));
-  for (const limit of limits) {
+  const instances = new Map<string, Instance>(
+    names.map((name) => [
+      name,
+      JSON.parse(readFileSync(join(benchDir, 'instances', `${name}.json`), 'utf8')),
+    ]),
+  );
+  const isScale = (name: string) => instances.get(name)!.customers.length >= scaleCustomers;
+  const plan: Array<[number, string[]]> = limits.map((limit) => [limit, names.filter((n) => !isScale(n))]);
+  plan.push([scaleLimit, names.filter(isScale)]);
+  for (const [limit, group] of plan) {
+    if (group.length === 0) continue;
     const rows: Row[] = [];
-    for (const name of names) {
+    for (const name of group) {
       const inputText = readFileSync(join(vroomDir, `${name}.json`), 'utf8');
-      const instance: Instance = JSON.parse(
-        readFileSync(join(benchDir, 'instances', `${name}.json`), 'utf8'),
-      );
-      const run = await runSolver(inputText, limit);
+      const instance = instances.get(name)!;
+      const run = await runSolver(inputText, limit, isScale(name));
       let output: any;
       let note = '';
       if (run.killed) note = 'killed at the limit';
@@ -276,10 +293,11 @@ async function benchmarkInstances() {
         known: bks[name]!,
         seconds: run.seconds,
         note,
+        ...(run.peakKb ? { peakKb: run.peakKb } : {}),
       };
       rows.push(row);
       process.stderr.write(
-        `${name} @${limit}s: ${row.score.vehicles} vehicles, ${row.score.distance.toFixed(2)}, ${row.score.feasible ? 'feasible' : 'INFEASIBLE'}, ${run.seconds.toFixed(2)} s\n`,
+        `${name} @${limit}s: ${row.score.vehicles} vehicles, ${row.score.distance.toFixed(2)}, ${row.score.feasible ? 'feasible' : 'INFEASIBLE'}, ${run.seconds.toFixed(2)} s${row.peakKb ? `, peak ${(row.peakKb / 1024).toFixed(0)} MB` : ''}\n`,
       );
     }
     printTable(limit, rows);
