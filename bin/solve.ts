@@ -5,8 +5,8 @@
  * (shared/optimizer/README.md). The time limit is the wall-clock limit of the whole run, launcher
  * included: `--time-limit`, else the environment's VRPTW_TIME_LIMIT (seconds), else 30 s, as the
  * API's optimization runs. A harness that kills the process at the limit gets nothing from a
- * solver that was still searching, so the search stops early enough to leave max(0.5 s, 5 %) for
- * writing the answer and exiting, after the time already gone when the search starts: node's
+ * solver that was still searching, so the solver is given the limit less max(0.15 s, 3 %) for
+ * writing the answer and exiting (every phase of solve() ends inside the time it is given), after the time already gone when the search starts: node's
  * start-up and the input (counted by performance.now()), and before node, `npm run` and the
  * shell it starts (measured from /proc: see launcherSeconds).
  *
@@ -116,7 +116,7 @@ async function main() {
     fail(`input: not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`, 2);
   }
   // performance.now() counts from this process's start; the launcher's time comes on top.
-  const margin = Math.max(0.5, 0.05 * limit) + launcherSeconds();
+  const margin = Math.max(0.15, 0.03 * limit) + launcherSeconds();
   const searchSeconds = Math.max(0.05, limit - margin - performance.now() / 1000);
   try {
     const output = solve(input, {

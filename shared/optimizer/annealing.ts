@@ -5,7 +5,6 @@
  * (0, 1]. The temperature falls geometrically from `startTemperature` to `endTemperature` over the
  * phase's progress (elapsed share of its time, or of its iteration budget when one is given).
  */
-import type { LocalSearch } from './local-search.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
 import type { Solution } from './solution.ts';
 
@@ -14,14 +13,6 @@ export interface AnnealingSchedule {
   endTemperature: number;
   /** Progress of the phase in [0, 1]; 1 or more ends it. */
   progress: () => number;
-  /** Descent run on the routes each recreate touched, when given. */
-  localSearch?: LocalSearch;
-  /**
-   * When given, the walk may leave jobs out at this price each (plus this price per priority
-   * point): a solution that needs a job out of the way for a while can then be reached. The best
-   * solution is still chosen by the strict order (fewest left out first).
-   */
-  unassignedPenalty?: number;
 }
 
 export interface AnnealingResult {
@@ -55,26 +46,13 @@ export function anneal(
     if (progress >= 1) break;
     const temperature = schedule.startTemperature * ratio ** progress;
     result.iterations++;
-    if (random.float() < rr.settings.routeRuinRate) rr.ruinRoute(candidate, random.int(n));
-    else rr.ruin(candidate, random.int(n));
+    rr.ruin(candidate, random.int(n));
     rr.recreate(candidate);
-    const ls = schedule.localSearch;
-    if (ls) {
-      for (let r = 0; r < candidate.routes.length; r++) {
-        if (candidate.routes[r]!.version !== current.routes[r]!.version) ls.queued[r] = 1;
-      }
-      ls.improve(candidate);
-    }
     const priority = candidate.unassignedPriority;
     const count = candidate.unassignedCount;
     const cost = candidate.cost;
     let accept: boolean;
-    const penalty = schedule.unassignedPenalty;
-    if (penalty !== undefined) {
-      const value = cost + penalty * (count + priority);
-      const currentValue = currentCost + penalty * (currentCount + currentPriority);
-      accept = value < currentValue - temperature * Math.log(1 - random.float());
-    } else if (priority !== currentPriority) accept = priority < currentPriority;
+    if (priority !== currentPriority) accept = priority < currentPriority;
     else if (count !== currentCount) accept = count < currentCount;
     else accept = cost < currentCost - temperature * Math.log(1 - random.float());
     if (accept) {

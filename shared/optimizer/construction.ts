@@ -40,12 +40,8 @@ export function construct(
   deadline = Number.POSITIVE_INFINITY,
 ): Solution {
   const n = problem.jobCount;
-  const costs = problem.matrices[problem.costMatrix[0]!]!;
-  const size = problem.placeCount;
-  const depot = problem.startPlace[0]!;
   const dims = problem.dimensions;
-  const far = (j: number) =>
-    costs[depot * size + problem.jobPlace[j]!]! + costs[problem.jobPlace[j]! * size + depot]!;
+  const far = (j: number) => problem.depotDistance[j]!;
   const demand = (j: number) => {
     let total = 0;
     for (let k = 0; k < dims; k++) total += problem.delivery[j * dims + k]! + problem.pickup[j * dims + k]!;

@@ -17,7 +17,11 @@ import { InsertionSearch } from './insertion.ts';
 import type { Problem } from './problem.ts';
 import type { Solution } from './solution.ts';
 
-export function placeLeftovers(problem: Problem, solution: Solution) {
+/**
+ * `deadline` (performance.now() time) ends the exchanges early: the plain insertions always run,
+ * they are one cheapest-insertion search per job left out.
+ */
+export function placeLeftovers(problem: Problem, solution: Solution, deadline = Number.POSITIVE_INFINITY) {
   const search = new InsertionSearch(vehicleClassCount(problem));
   const priority = problem.jobPriority;
   const byPriority = (a: number, b: number) => priority[b]! - priority[a]! || a - b;
@@ -28,6 +32,7 @@ export function placeLeftovers(problem: Problem, solution: Solution) {
         solution.insert(j, search.bestRoute, search.bestPosition);
     }
     let exchanged = false;
+    if (performance.now() >= deadline) return;
     for (const j of jobs) {
       if (!solution.isUnassigned(j) || priority[j]! === 0) continue;
       const displaced = exchange(problem, solution, j);

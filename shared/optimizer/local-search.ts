@@ -58,12 +58,15 @@ export class LocalSearch {
     }
   }
 
-  /** Descends from `solution`, starting with the queued routes; returns the moves made. */
-  improve(solution: Solution): number {
+  /**
+   * Descends from `solution`, starting with the queued routes; returns the moves made. Stops at
+   * `deadline` (performance.now() time) between rounds: every move leaves a feasible solution.
+   */
+  improve(solution: Solution, deadline = Number.POSITIVE_INFINITY): number {
     const before = this.moves;
     const routes = solution.routes;
     const n = this.problem.jobCount;
-    for (let round = 0; round < 1000; round++) {
+    for (let round = 0; round < 1000 && performance.now() < deadline; round++) {
       let count = 0;
       let any = false;
       for (let r = 0; r < routes.length; r++) {
@@ -100,8 +103,9 @@ export class LocalSearch {
     const n = problem.jobCount;
     const neighbours = problem.neighbours;
     const count = problem.neighbourCount;
+    const base = (problem.neighbourGroup[solution.routes[solution.jobRoute[u]!]!.vehicle]! * n + u) * count;
     for (let k = 0; k < this.granularity; k++) {
-      const v = neighbours[u * count + k]!;
+      const v = neighbours[base + k]!;
       const rb = solution.jobRoute[v]!;
       const ra = solution.jobRoute[u]!;
       if (rb < 0 || ra < 0 || ra === rb) continue;
@@ -338,6 +342,7 @@ export class LocalSearch {
     const problem = this.problem;
     const neighbours = problem.neighbours;
     const count = problem.neighbourCount;
+    const lists = problem.neighbourGroup[route.vehicle]! * problem.jobCount;
     const last = route.len - 2;
     for (let length = 1; length <= 3; length++) {
       for (let s = 1; s + length - 1 <= last; s++) {
@@ -348,7 +353,7 @@ export class LocalSearch {
           if (k === -1) p = 0;
           else {
             const anchor = k < this.granularity ? route.node[s]! : route.node[e]!;
-            const v = neighbours[anchor * count + (k % this.granularity)]!;
+            const v = neighbours[(lists + anchor) * count + (k % this.granularity)]!;
             if (route.jobRoute[v] !== route.vehicle) continue;
             p = k < this.granularity ? route.jobPos[v]! : route.jobPos[v]! - 1;
           }

@@ -7,6 +7,7 @@
  * "nowhere" place, at zero travel from everything, stands for a missing vehicle start or end
  * (VROOM's open routes). Every matrix is places × places, row-major.
  */
+import { buildNeighbours, measureDepotDistance } from './neighbours.ts';
 import { roadMetres, roadSeconds } from './travel.ts';
 import type { Coordinates, InputVehicle, VroomProblemInput } from './vroom-input.ts';
 
@@ -63,9 +64,18 @@ export interface Problem {
   compatible: Uint8Array;
   /** Vehicles with the same class are interchangeable (same places, hours, capacity, skills, costs, breaks). */
   vehicleClass: Int32Array;
-  /** neighbours[j * neighbourCount ..]: the other jobs nearest to j, nearest first. */
+  /**
+   * The other jobs nearest to each job, nearest first, one list per distinct cost matrix:
+   * job j's list for vehicle v starts at (neighbourGroup[v] * jobCount + j) * neighbourCount.
+   */
   neighbours: Int32Array;
   neighbourCount: number;
+  /** Per vehicle: which neighbour lists (by its cost matrix). */
+  neighbourGroup: Int32Array;
+  /** Per job: which neighbour lists when it has no route (those of the first vehicle that can serve it). */
+  jobNeighbourGroup: Int32Array;
+  /** Per job: the cheapest round trip to it from the start and back to the end of a vehicle that can serve it. */
+  depotDistance: Float64Array;
 }
 
 const placeKey = (index: number | undefined, coords: Coordinates | undefined) =>
@@ -209,41 +219,58 @@ interface Travel {
   distanceMatrix: Int32Array;
 }
 
-/** Each vehicle's durations, costs and distances as places × places matrices, shared and deduplicated by content. */
+/**
+ * Each vehicle's durations, costs and distances as places × places matrices, shared and
+ * deduplicated by content. Vehicles alike in profile, speed factor and hourly and distance
+ * prices share their matrix ids without looking at a cell again: comparing a 1,001 × 1,001
+ * matrix for each of 250 vehicles took most of a second.
+ */
 function buildTravel(input: VroomProblemInput, places: Place[], nowhere: number): Travel {
   const m = input.vehicles.length;
   const store = new MatrixStore();
   const travelByProfile = new Map<string, ProfileTravel>();
+  const idsByKind = new Map<string, [number, number, number]>();
   const durationMatrix = new Int32Array(m);
   const costMatrix = new Int32Array(m);
   const distanceMatrix = new Int32Array(m);
   input.vehicles.forEach((vehicle, v) => {
-    let travel = travelByProfile.get(vehicle.profile);
-    if (!travel) {
-      travel = profileTravel(input, vehicle.profile, places, nowhere);
-      travelByProfile.set(vehicle.profile, travel);
-    }
-    let durations = travel.durations;
-    if (vehicle.speedFactor !== 1) {
-      durations = durations.map((d) => Math.round(d / vehicle.speedFactor));
-    }
-    durationMatrix[v] = store.add(durations);
-    distanceMatrix[v] = travel.distances ? store.add(travel.distances) : -1;
-    if (travel.costs) {
-      costMatrix[v] = store.add(travel.costs);
-    } else if (vehicle.perHour === 3600 && vehicle.perKm === 0) {
-      costMatrix[v] = durationMatrix[v]!;
-    } else {
-      const distances = travel.distances;
-      const costs = new Float64Array(durations.length);
-      for (let i = 0; i < costs.length; i++) {
-        costs[i] =
-          (durations[i]! * vehicle.perHour) / 3600 + (distances ? (distances[i]! * vehicle.perKm) / 1000 : 0);
+    const kind = JSON.stringify([vehicle.profile, vehicle.speedFactor, vehicle.perHour, vehicle.perKm]);
+    let ids = idsByKind.get(kind);
+    if (!ids) {
+      let travel = travelByProfile.get(vehicle.profile);
+      if (!travel) {
+        travel = profileTravel(input, vehicle.profile, places, nowhere);
+        travelByProfile.set(vehicle.profile, travel);
       }
-      costMatrix[v] = store.add(costs);
+      ids = vehicleTravel(store, travel, vehicle);
+      idsByKind.set(kind, ids);
     }
+    [durationMatrix[v], costMatrix[v], distanceMatrix[v]] = ids;
   });
   return { matrices: store.matrices, durationMatrix, costMatrix, distanceMatrix };
+}
+
+/** Matrix ids of one kind of vehicle's durations, costs and distances (-1: no distances). */
+function vehicleTravel(
+  store: MatrixStore,
+  travel: ProfileTravel,
+  vehicle: InputVehicle,
+): [number, number, number] {
+  let durations = travel.durations;
+  if (vehicle.speedFactor !== 1) {
+    durations = durations.map((d) => Math.round(d / vehicle.speedFactor));
+  }
+  const duration = store.add(durations);
+  const distance = travel.distances ? store.add(travel.distances) : -1;
+  if (travel.costs) return [duration, store.add(travel.costs), distance];
+  if (vehicle.perHour === 3600 && vehicle.perKm === 0) return [duration, duration, distance];
+  const distances = travel.distances;
+  const costs = new Float64Array(durations.length);
+  for (let i = 0; i < costs.length; i++) {
+    costs[i] =
+      (durations[i]! * vehicle.perHour) / 3600 + (distances ? (distances[i]! * vehicle.perKm) / 1000 : 0);
+  }
+  return [duration, store.add(costs), distance];
 }
 
 type Nodes = Pick<
@@ -402,9 +429,13 @@ export function buildProblem(input: VroomProblemInput): Problem {
     vehicleClass: new Int32Array(input.vehicles.length),
     neighbours: new Int32Array(0),
     neighbourCount: 0,
+    neighbourGroup: new Int32Array(input.vehicles.length),
+    jobNeighbourGroup: new Int32Array(input.jobs.length),
+    depotDistance: new Float64Array(input.jobs.length),
   };
   assignVehicleClasses(problem);
   buildNeighbours(problem);
+  measureDepotDistance(problem);
   return problem;
 }
 
@@ -420,75 +451,4 @@ function assignVehicleClasses(problem: Problem) {
     }
     problem.vehicleClass[v] = id;
   });
-}
-
-/**
- * Nearest jobs of every job by the first vehicle's travel cost (both directions summed), nearest
- * first, ties by job index. Each job keeps its `count` nearest in a bounded max-heap (root: the
- * farthest kept), O(n log count) per job rather than a sort of all n.
- */
-function buildNeighbours(problem: Problem) {
-  const n = problem.jobCount;
-  const count = Math.min(Math.max(n - 1, 0), 100);
-  const costs = problem.matrices[problem.costMatrix[0]!]!;
-  const size = problem.placeCount;
-  const neighbours = new Int32Array(n * count);
-  const heapJob = new Int32Array(count);
-  const heapKey = new Float64Array(count);
-  // Whether (key a, job a) comes after (key b, job b) in the neighbour order.
-  const after = (ka: number, a: number, kb: number, b: number) => ka > kb || (ka === kb && a > b);
-  const siftDown = (from: number, length: number) => {
-    let at = from;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= length) return;
-      const right = left + 1;
-      let top = left;
-      if (right < length && after(heapKey[right]!, heapJob[right]!, heapKey[left]!, heapJob[left]!))
-        top = right;
-      if (!after(heapKey[top]!, heapJob[top]!, heapKey[at]!, heapJob[at]!)) return;
-      const job = heapJob[at]!;
-      const key = heapKey[at]!;
-      heapJob[at] = heapJob[top]!;
-      heapKey[at] = heapKey[top]!;
-      heapJob[top] = job;
-      heapKey[top] = key;
-      at = top;
-    }
-  };
-  for (let j = 0; j < n; j++) {
-    const pj = problem.jobPlace[j]!;
-    let length = 0;
-    for (let i = 0; i < n; i++) {
-      if (i === j) continue;
-      const pi = problem.jobPlace[i]!;
-      const key = costs[pj * size + pi]! + costs[pi * size + pj]!;
-      if (length < count) {
-        // Sift up.
-        let at = length++;
-        while (at > 0) {
-          const parent = (at - 1) >> 1;
-          if (!after(key, i, heapKey[parent]!, heapJob[parent]!)) break;
-          heapJob[at] = heapJob[parent]!;
-          heapKey[at] = heapKey[parent]!;
-          at = parent;
-        }
-        heapJob[at] = i;
-        heapKey[at] = key;
-      } else if (after(heapKey[0]!, heapJob[0]!, key, i)) {
-        heapJob[0] = i;
-        heapKey[0] = key;
-        siftDown(0, length);
-      }
-    }
-    // Pop the farthest kept into the last free slot until the heap is empty: nearest first.
-    for (let r = length - 1; r >= 0; r--) {
-      neighbours[j * count + r] = heapJob[0]!;
-      heapJob[0] = heapJob[r]!;
-      heapKey[0] = heapKey[r]!;
-      siftDown(0, r);
-    }
-  }
-  problem.neighbours = neighbours;
-  problem.neighbourCount = count;
 }

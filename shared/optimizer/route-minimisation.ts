@@ -13,7 +13,9 @@
  *   are lower: the counters grow for every iteration a job spends out, so jobs that are hard to
  *   place end up inside and the easy ones outside, where recreate places them later;
  * - once every job is in, that solution is the new best and the next smallest route goes.
- * It stops at the deadline or at the capacity lower bound; the best complete solution is kept.
+ * It stops at the deadline, at the capacity lower bound, or at the first smaller fleet that the
+ * objective does not prefer (its fixed costs saved are less than the travel it adds); the best
+ * complete solution is kept.
  */
 import type { Problem } from './problem.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
@@ -123,7 +125,9 @@ export function minimiseRoutes(
         if (now >= effort.budget) break;
         if (now - closerAt > Math.max(0.1 * effort.budget, 3 * (closerAt - attemptStart))) break;
       }
-      if (!succeeded) break;
+      // A smaller fleet is kept only when the objective prefers it: a fixed cost below what the
+      // longer detours cost is not worth a vehicle less.
+      if (!succeeded || current.compare(best) >= 0) break;
       best.copyFrom(current);
       result.removedRoutes++;
       result.reachedAt = effort.spent();

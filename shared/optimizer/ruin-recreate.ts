@@ -19,8 +19,6 @@ export interface RuinSettings {
   averageRemoved: number;
   maxStringLength: number;
   blinkRate: number;
-  /** Share of ruins that remove a whole route instead of strings. */
-  routeRuinRate: number;
 }
 
 export function defaultRuinSettings(problem: Problem): RuinSettings {
@@ -28,7 +26,6 @@ export function defaultRuinSettings(problem: Problem): RuinSettings {
     averageRemoved: Math.max(2, Math.min(10, Math.round(problem.jobCount / 10))),
     maxStringLength: 10,
     blinkRate: 0.01,
-    routeRuinRate: 0,
   };
 }
 
@@ -90,9 +87,6 @@ export class RuinRecreate {
       for (let k = 0; k < dims; k++)
         maxCapacity[k] = Math.max(maxCapacity[k]!, problem.capacity[v * dims + k]!);
     }
-    const costs = problem.matrices[problem.costMatrix[0]!]!;
-    const depot = problem.startPlace[0]!;
-    const size = problem.placeCount;
     for (let j = 0; j < n; j++) {
       let demand = 0;
       for (let k = 0; k < dims; k++) {
@@ -101,8 +95,7 @@ export class RuinRecreate {
         }
       }
       this.demandKey[j] = demand;
-      const place = problem.jobPlace[j]!;
-      this.farKey[j] = costs[depot * size + place]! + costs[place * size + depot]!;
+      this.farKey[j] = problem.depotDistance[j]!;
       this.windowKey[j] = problem.lastEnd[j]! - problem.firstStart[j]!;
     }
   }
@@ -134,8 +127,15 @@ export class RuinRecreate {
     let removed = 0;
     const neighbours = problem.neighbours;
     const count = problem.neighbourCount;
+    // The seed's neighbours as its own vehicle sees them (or the first that can serve it).
+    const seedRoute = solution.jobRoute[seed]!;
+    const group =
+      seedRoute >= 0
+        ? problem.neighbourGroup[solution.routes[seedRoute]!.vehicle]!
+        : problem.jobNeighbourGroup[seed]!;
+    const base = (group * n + seed) * count;
     for (let i = -1; i < count && ruinedRoutes < strings; i++) {
-      const c = i < 0 ? seed : neighbours[seed * count + i]!;
+      const c = i < 0 ? seed : neighbours[base + i]!;
       const r = solution.jobRoute[c]!;
       if (r < 0 || this.routeMark[r] === stamp) continue;
       this.routeMark[r] = stamp;
@@ -181,45 +181,6 @@ export class RuinRecreate {
       }
     }
     for (let k = 0; k < ruinedRoutes; k++) solution.routes[this.touched[k]!]!.refresh();
-    return removed;
-  }
-
-  /** Removes every job of the route that serves `seed` (a large move: the route is rebuilt elsewhere). */
-  ruinRoute(solution: Solution, seed: number): number {
-    const r = solution.jobRoute[seed]!;
-    if (r < 0) return 0;
-    const route = solution.routes[r]!;
-    const n = this.problem.jobCount;
-    let removed = 0;
-    for (let p = route.len - 2; p >= 1; p--) {
-      const j = route.node[p]!;
-      if (j < n) {
-        solution.detach(j);
-        removed++;
-      }
-    }
-    route.refresh();
-    return removed;
-  }
-
-  /** Removes `count` random assigned jobs (a small random ruin, used to shake a stalled search). */
-  ruinRandom(solution: Solution, count: number): number {
-    const n = this.problem.jobCount;
-    const stamp = ++this.markStamp;
-    let touched = 0;
-    let removed = 0;
-    for (let attempt = 0; attempt < count * 4 && removed < count; attempt++) {
-      const j = this.random.int(n);
-      const r = solution.jobRoute[j]!;
-      if (r < 0) continue;
-      solution.detach(j);
-      removed++;
-      if (this.routeMark[r] !== stamp) {
-        this.routeMark[r] = stamp;
-        this.touched[touched++] = r;
-      }
-    }
-    for (let k = 0; k < touched; k++) solution.routes[this.touched[k]!]!.refresh();
     return removed;
   }
 

@@ -4,8 +4,11 @@
  *   read and check the input → flatten it (problem.ts) → find the jobs nobody can serve →
  *   construct → minimise the fleet (when vehicles have fixed costs) → anneal on cost → output.
  *
- * Time: the search stops by `timeLimit` seconds after the call (the caller keeps its own margin
- * for start-up and output). Half of the search time at most goes to the fleet, the rest to cost.
+ * Time: the answer is ready by `timeLimit` seconds after the call (the caller keeps its own margin
+ * for start-up and writing it). The search ends by 98 % of it, each run's closing descent
+ * included; the leftovers' exchanges stop at the limit. Only the first construction order always
+ * runs to its end, since it is the answer when nothing else is. Half of the search time at most
+ * goes to the fleet, the rest to cost.
  * Reproducibility: every random choice comes from one generator seeded by `seed`. With an
  * `iterations` budget the phases are measured in iterations, so a seed and a budget give the same
  * answer on any machine; with a time limit alone the annealing follows the clock, so the answer
@@ -18,7 +21,7 @@ import { LocalSearch } from './local-search.ts';
 import { buildProblem, type Problem } from './problem.ts';
 import { Random } from './random.ts';
 import { type Effort, fleetLowerBound, minimiseRoutes } from './route-minimisation.ts';
-import { defaultRuinSettings, RuinRecreate, type RuinSettings } from './ruin-recreate.ts';
+import { RuinRecreate } from './ruin-recreate.ts';
 import type { Solution } from './solution.ts';
 import { OptimizerInputError, parseVroomInput } from './vroom-input.ts';
 import { type VroomOutput, vroomOutput } from './vroom-output.ts';
@@ -35,20 +38,13 @@ export interface SolveOptions {
   seed?: number;
   /** Iterations of search (fleet and cost phases together): makes the answer reproducible. */
   iterations?: number;
-  /** Share of the search given to fleet minimisation at most (default 0.5). */
-  fleetShare?: number;
-  /** Annealing temperatures, in average edge costs of the first solution (defaults 1 and 0.02). */
-  startTemperature?: number;
-  endTemperature?: number;
-  /** Annealing runs after the fleet phase (default: from the time left, 1 to 12; see search()). */
-  runs?: number;
-  /** Local search after each recreate (default false). */
-  localSearch?: boolean;
-  /** Ruin sizes and blink rate (defaults: ruin-recreate.ts). */
-  ruin?: Partial<RuinSettings>;
-  /** Price of leaving a job out during the walk, in average edge costs (default: not allowed). */
-  unassignedPenalty?: number;
 }
+
+/** Share of the search given to fleet minimisation at most. */
+const fleetShare = 0.5;
+/** Annealing temperatures, in average edge costs of the run's first solution. */
+const startTemperature = 1;
+const endTemperature = 0.02;
 
 export interface SolveStats {
   jobs: number;
@@ -120,16 +116,15 @@ export function solveWithStats(rawInput: unknown, options: SolveOptions = {}): S
   };
 
   if (problem.jobCount > impossibleCount) {
-    const rr = new RuinRecreate(problem, random, impossible, {
-      ...defaultRuinSettings(problem),
-      ...options.ruin,
-    });
-    const clock = new SearchClock(deadline, budget);
-    search(problem, best, rr, clock, impossibleCount, fleetLowerBound(problem, impossible), options, stats);
+    const rr = new RuinRecreate(problem, random, impossible);
+    // The search leaves the last 2 % of the limit to the leftovers pass and the output.
+    const clock = new SearchClock(began + 0.98 * timeLimitMs, budget);
+    search(problem, best, rr, clock, impossibleCount, fleetLowerBound(problem, impossible), stats);
   }
 
   // Plain insertions of what is left out, then more important jobs in the place of less important ones.
-  placeLeftovers(problem, best);
+  placeLeftovers(problem, best, deadline);
+  assertFeasible(best);
 
   const solvingMs = performance.now() - loaded;
   stats.solvingMs = solvingMs;
@@ -145,7 +140,7 @@ class SearchClock {
   iterations = 0;
   readonly total: number;
   readonly iterationBudget: number | undefined;
-  private readonly deadline: number;
+  readonly deadline: number;
   private readonly start = performance.now();
   constructor(deadline: number, iterationBudget: number | undefined) {
     this.deadline = deadline;
@@ -198,7 +193,6 @@ function search(
   clock: SearchClock,
   impossibleCount: number,
   lowerBound: number,
-  options: SolveOptions,
   stats: SolveStats,
 ) {
   const current = best.clone();
@@ -207,7 +201,6 @@ function search(
   let hasFixedCost = false;
   for (let v = 0; v < problem.vehicleCount; v++) if (problem.fixedCost[v]! > 0) hasFixedCost = true;
   const minimiseFleet = hasFixedCost && best.unassignedCount === impossibleCount;
-  const fleetShare = options.fleetShare ?? 0.5;
   const fleetStart = performance.now();
   let reachedAt = 0;
   if (minimiseFleet) {
@@ -225,13 +218,14 @@ function search(
     reachedAt = result.reachedAt;
   }
   stats.fleetMs += performance.now() - fleetStart;
+  // Whether the objective preferred a smaller fleet: fresh starts are then held to it.
+  const fleetPays = stats.vehiclesAfterFleet < stats.constructionVehicles;
 
   // A run: about 4 ms (190 iterations) of annealing per job, plus twice what the fleet took to shrink.
   const annealPerRun = (clock.iterationBudget === undefined ? 3.75 : 190) * problem.jobCount;
   const perRun = annealPerRun + 2 * reachedAt;
-  const runs = options.runs ?? Math.max(1, Math.min(12, Math.floor((clock.total - clock.spent()) / perRun)));
+  const runs = Math.max(1, Math.min(12, Math.floor((clock.total - clock.spent()) / perRun)));
   const polish = new LocalSearch(problem);
-  const localSearch = options.localSearch ? polish : undefined;
   for (let run = 0; run < runs; run++) {
     const left = clock.total - clock.spent();
     if (left <= 0) break;
@@ -243,7 +237,7 @@ function search(
       const startedAt = performance.now();
       runBest.reset();
       rr.recreate(runBest);
-      if (minimiseFleet && runBest.usedVehicles > best.usedVehicles) {
+      if (fleetPays && runBest.usedVehicles > best.usedVehicles) {
         const result = minimiseRoutes(
           runBest,
           current,
@@ -258,7 +252,7 @@ function search(
       const worseService =
         runBest.unassignedPriority > best.unassignedPriority ||
         runBest.unassignedCount > best.unassignedCount;
-      if (worseService || (minimiseFleet && runBest.usedVehicles > best.usedVehicles)) runBest.copyFrom(best);
+      if (worseService || (fleetPays && runBest.usedVehicles > best.usedVehicles)) runBest.copyFrom(best);
       stats.fleetMs += performance.now() - startedAt;
     }
     const edge = averageEdge(runBest);
@@ -268,10 +262,8 @@ function search(
     let lastProgress = 0;
     let calls = 0;
     const result = anneal(runBest, current, candidate, rr, {
-      startTemperature: (last ? 0.3 : 1) * (options.startTemperature ?? 1) * edge,
-      endTemperature: (options.endTemperature ?? 0.02) * edge,
-      ...(localSearch ? { localSearch } : {}),
-      ...(options.unassignedPenalty ? { unassignedPenalty: options.unassignedPenalty * edge } : {}),
+      startTemperature: (last ? 0.3 : 1) * startTemperature * edge,
+      endTemperature: endTemperature * edge,
       progress: () => {
         clock.iterations++;
         if (++calls % 8 === 0 || calls < 8) lastProgress = (clock.spent() - runStart) / runLength;
@@ -282,9 +274,22 @@ function search(
     stats.annealMs += performance.now() - annealStart;
     // The annealing ends cold; a descent over every route finishes what it left.
     polish.queued.fill(1);
-    polish.improve(runBest);
+    polish.improve(runBest, clock.deadline);
     stats.runs.push(Math.round((runBest.cost % 1e8) * 100) / 100);
     if (runBest.compare(best) < 0) best.copyFrom(runBest);
+  }
+}
+
+/**
+ * Every route of the answer is checked once more before it is written: a route the search
+ * believes feasible but is not would be a plan a technician cannot drive, so it fails the call
+ * (an internal error) rather than reach the output.
+ */
+function assertFeasible(solution: Solution) {
+  for (const route of solution.routes) {
+    if (route.jobs > 0 && !route.refresh()) {
+      throw new Error(`the route of vehicles[${route.vehicle}] is not feasible`);
+    }
   }
 }
 
