@@ -28,7 +28,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkSolution } from '../shared/optimizer/testing/vroom-checker.ts';
+import { checkSolution } from '../test/support/optimizer/vroom-checker.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

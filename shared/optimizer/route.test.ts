@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { generator, randomInstance } from '../../test/support/optimizer/random-instances.ts';
+import { type Stop, simulate } from '../../test/support/optimizer/vroom-checker.ts';
 import { buildProblem } from './problem.ts';
 import type { Route } from './route.ts';
 import { Solution } from './solution.ts';
-import { generator, randomInstance } from './testing/random-instances.ts';
-import { type Stop, simulate } from './testing/vroom-checker.ts';
 import { parseVroomInput } from './vroom-input.ts';
 
 /** Random feasible routes: each job tried at a random position of a random vehicle, kept if the route stays feasible. */

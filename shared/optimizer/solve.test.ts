@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type OptimizerInputError, solve } from './solve.ts';
-import { randomInstance } from './testing/random-instances.ts';
+import { randomInstance } from '../../test/support/optimizer/random-instances.ts';
 import {
   checkSolution,
   insertableUnassigned,
   replaceableUnassigned,
   simulate,
-} from './testing/vroom-checker.ts';
+} from '../../test/support/optimizer/vroom-checker.ts';
+import { type OptimizerInputError, solve } from './solve.ts';
 
 const line = (count: number) =>
   Array.from({ length: count }, (_, i) => Array.from({ length: count }, (_, j) => Math.abs(i - j) * 10));

@@ -16,9 +16,9 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generator } from '../../shared/optimizer/testing/random-instances.ts';
 import { baseUrl, call, eventually, tokenFor } from '../support/api.ts';
 import { directTable } from '../support/direct-table.ts';
+import { generator } from '../support/optimizer/random-instances.ts';
 import { SyncDevice } from '../support/sync-device.ts';
 import { createUser, roleId, tokenOfUser } from '../support/users.ts';
 

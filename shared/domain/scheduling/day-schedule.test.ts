@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type Stop, simulate } from '../../../test/support/optimizer/vroom-checker.ts';
 import { checkTourFeasible } from '../../../test/support/tour-feasibility.ts';
 import { solve } from '../../optimizer/solve.ts';
-import { type Stop, simulate } from '../../optimizer/testing/vroom-checker.ts';
 import {
   type DayBreak,
   type DayTask,

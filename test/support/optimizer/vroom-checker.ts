@@ -16,7 +16,7 @@
  * Only matrices-based inputs are supported (the tests build those).
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: the checker reads raw JSON documents, loosely on purpose.
+/** The checker reads raw JSON documents, loosely on purpose. */
 type Json = any;
 
 const big = 1e15;
