@@ -5,6 +5,7 @@
  * (0, 1]. The temperature falls geometrically from `startTemperature` to `endTemperature` over the
  * phase's progress (elapsed share of its time, or of its iteration budget when one is given).
  */
+import type { LocalSearch } from './local-search.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
 import type { Solution } from './solution.ts';
 
@@ -13,6 +14,10 @@ export interface AnnealingSchedule {
   endTemperature: number;
   /** Progress of the phase in [0, 1]; 1 or more ends it. */
   progress: () => number;
+  /** Granular descent over the routes each recreate touched, before the candidate is judged. */
+  localSearch: LocalSearch;
+  /** performance.now() time the descent stops at. */
+  deadline: number;
 }
 
 export interface AnnealingResult {
@@ -48,6 +53,11 @@ export function anneal(
     result.iterations++;
     rr.ruin(candidate, random.int(n));
     rr.recreate(candidate);
+    const ls = schedule.localSearch;
+    for (let r = 0; r < candidate.routes.length; r++) {
+      if (candidate.routes[r]!.version !== current.routes[r]!.version) ls.queued[r] = 1;
+    }
+    ls.improve(candidate, schedule.deadline);
     const priority = candidate.unassignedPriority;
     const count = candidate.unassignedCount;
     const cost = candidate.cost;

@@ -21,7 +21,14 @@ export class InsertionSearch {
   bestDelta = Number.POSITIVE_INFINITY;
   /** Empty vehicles may be opened while fewer routes than this are in use (the fleet target while minimising it). */
   maxRoutes = Number.POSITIVE_INFINITY;
+  /**
+   * Granular search: when above 0, a job is tried only in the routes that hold one of its
+   * `granularity` nearest jobs, and in one empty vehicle of each class; every route when that
+   * finds no place. An insertion then costs about the same whatever the fleet's size.
+   */
+  granularity = 0;
   private readonly classSeen: Int32Array;
+  private routeNear: Int32Array = new Int32Array(0);
   private stamp = 0;
   private blinkRate = 0;
   private untilBlink = 0x7fffffff;
@@ -44,6 +51,33 @@ export class InsertionSearch {
 
   /** Finds the cheapest feasible position of job u; false when there is none. */
   find(solution: Solution, u: number): boolean {
+    // Opening a vehicle while a route farther away could take the job is seldom the cheapest
+    // (with fixed costs, never): then every route is tried.
+    if (this.granularity > 0 && solution.routes.length > 1) {
+      if (this.search(solution, u, this.markNear(solution, u)) && solution.routes[this.bestRoute]!.jobs > 0)
+        return true;
+    }
+    return this.search(solution, u, -1);
+  }
+
+  /** Stamps the routes holding u's nearest jobs; returns the stamp. */
+  private markNear(solution: Solution, u: number): number {
+    const problem = solution.problem;
+    if (this.routeNear.length !== solution.routes.length)
+      this.routeNear = new Int32Array(solution.routes.length);
+    const stamp = ++this.stamp;
+    const count = problem.neighbourCount;
+    const base = (problem.jobNeighbourGroup[u]! * problem.jobCount + u) * count;
+    const limit = Math.min(this.granularity, count);
+    for (let k = 0; k < limit; k++) {
+      const r = solution.jobRoute[problem.neighbours[base + k]!]!;
+      if (r >= 0) this.routeNear[r] = stamp;
+    }
+    return stamp;
+  }
+
+  /** The cheapest position over every route, or (near ≥ 0) over the stamped and empty ones. */
+  private search(solution: Solution, u: number, near: number): boolean {
     const problem = solution.problem;
     const n = problem.jobCount;
     const compatible = problem.compatible;
@@ -61,8 +95,10 @@ export class InsertionSearch {
       for (let r = 0; r < routes.length; r++) if (routes[r]!.jobs > 0) used++;
       allowEmpty = used < this.maxRoutes;
     }
+    const routeNear = this.routeNear;
     for (let r = 0; r < routes.length; r++) {
       const route = routes[r]!;
+      if (near >= 0 && route.jobs > 0 && routeNear[r] !== near) continue;
       const v = route.vehicle;
       if (compatible[v * n + u] === 0) continue;
       if (route.jobs >= problem.maxTasks[v]!) continue;

@@ -26,8 +26,16 @@ export function buildNeighbours(problem: Problem) {
     problem.neighbourGroup[v] = group;
   }
   const neighbours = new Int32Array(Math.max(1, groups.length) * n * count);
+  const spatialNeighbours = new Int32Array(neighbours.length);
+  const size = problem.placeCount;
   groups.forEach((matrix, group) => {
-    nearestJobs(problem, problem.matrices[matrix]!, count, neighbours, group * n * count);
+    const costs = problem.matrices[matrix]!;
+    const durations = problem.matrices[problem.durationMatrix[problem.costMatrix.indexOf(matrix)]!]!;
+    nearestJobs(problem, timedProximity(problem, costs, durations), count, neighbours, group * n * count);
+    const place = problem.jobPlace;
+    const roundTrip = (a: number, b: number) =>
+      costs[place[a]! * size + place[b]!]! + costs[place[b]! * size + place[a]!]!;
+    nearestJobs(problem, roundTrip, count, spatialNeighbours, group * n * count);
   });
   for (let j = 0; j < n; j++) {
     let first = 0;
@@ -35,19 +43,52 @@ export function buildNeighbours(problem: Problem) {
     problem.jobNeighbourGroup[j] = problem.vehicleCount > 0 ? problem.neighbourGroup[first]! : 0;
   }
   problem.neighbours = neighbours;
+  problem.spatialNeighbours = spatialNeighbours;
   problem.neighbourCount = count;
 }
 
-/** Fills neighbours[offset + j * count ..] with the `count` jobs nearest to j under `costs`. */
+/** Weights of waiting and of lateness in the proximity (Vidal et al. 2013, HGS's defaults). */
+const waitingWeight = 0.2;
+const latenessWeight = 1;
+
+/**
+ * How close job b is to job a for a route, as HGS measures it: the cost of the leg, plus a fifth
+ * of the least waiting at b when leaving a as late as its window allows, plus the least lateness
+ * at b when leaving a as early as it can (both in cost units, through the matrix's ratio of cost
+ * to time), the better of the two directions. Jobs a street apart with windows hours apart are
+ * not neighbours: with tight windows the places a job can go are near in space and in time.
+ */
+function timedProximity(problem: Problem, costs: Float64Array, durations: Float64Array) {
+  const size = problem.placeCount;
+  let costSum = 0;
+  let timeSum = 0;
+  for (let i = 0; i < costs.length; i++) {
+    costSum += costs[i]!;
+    timeSum += durations[i]!;
+  }
+  const toCost = timeSum > 0 ? costSum / timeSum : 1;
+  const directed = (a: number, b: number) => {
+    const pa = problem.jobPlace[a]!;
+    const pb = problem.jobPlace[b]!;
+    const travel = durations[pa * size + pb]!;
+    const leaveEarliest = problem.firstStart[a]! + problem.service[a]! + travel;
+    const leaveLatest = problem.lastEnd[a]! + problem.service[a]! + travel;
+    const waiting = Math.max(problem.firstStart[b]! - leaveLatest, 0);
+    const lateness = Math.max(leaveEarliest - problem.lastEnd[b]!, 0);
+    return costs[pa * size + pb]! + toCost * (waitingWeight * waiting + latenessWeight * lateness);
+  };
+  return (a: number, b: number) => Math.min(directed(a, b), directed(b, a));
+}
+
+/** Fills neighbours[offset + j * count ..] with the `count` jobs nearest to j by `proximity`. */
 function nearestJobs(
   problem: Problem,
-  costs: Float64Array,
+  proximity: (a: number, b: number) => number,
   count: number,
   neighbours: Int32Array,
   offset: number,
 ) {
   const n = problem.jobCount;
-  const size = problem.placeCount;
   const heapJob = new Int32Array(count);
   const heapKey = new Float64Array(count);
   // Whether (key a, job a) comes after (key b, job b) in the neighbour order.
@@ -72,12 +113,10 @@ function nearestJobs(
     }
   };
   for (let j = 0; j < n; j++) {
-    const pj = problem.jobPlace[j]!;
     let length = 0;
     for (let i = 0; i < n; i++) {
       if (i === j) continue;
-      const pi = problem.jobPlace[i]!;
-      const key = costs[pj * size + pi]! + costs[pi * size + pj]!;
+      const key = proximity(j, i);
       if (length < count) {
         // Sift up.
         let at = length++;

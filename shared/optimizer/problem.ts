@@ -69,6 +69,11 @@ export interface Problem {
    * job j's list for vehicle v starts at (neighbourGroup[v] * jobCount + j) * neighbourCount.
    */
   neighbours: Int32Array;
+  /**
+   * The same layout, nearest by travel cost alone (both directions): the fleet phase's ruin
+   * makes room around a job left out, which is a matter of place more than of time.
+   */
+  spatialNeighbours: Int32Array;
   neighbourCount: number;
   /** Per vehicle: which neighbour lists (by its cost matrix). */
   neighbourGroup: Int32Array;
@@ -428,6 +433,7 @@ export function buildProblem(input: VroomProblemInput): Problem {
     compatible: vehicles.compatible,
     vehicleClass: new Int32Array(input.vehicles.length),
     neighbours: new Int32Array(0),
+    spatialNeighbours: new Int32Array(0),
     neighbourCount: 0,
     neighbourGroup: new Int32Array(input.vehicles.length),
     jobNeighbourGroup: new Int32Array(input.jobs.length),

@@ -68,6 +68,12 @@ export interface Effort {
  * attempts seen on the benchmarks end well within that, and a fleet that cannot shrink would
  * otherwise eat the whole budget the cost phase needs.
  */
+/**
+ * Iterations without getting closer that an attempt is granted whatever its budget: within a
+ * one-second limit, 10 % of the budget is a few dozen iterations, far too few to empty a route.
+ */
+const patiencePerJob = 20;
+
 export function minimiseRoutes(
   best: Solution,
   current: Solution,
@@ -81,7 +87,9 @@ export function minimiseRoutes(
   const absence = rr.absence;
   absence.fill(0);
   const result: MinimisationResult = { iterations: 0, removedRoutes: 0, reachedAt: 0 };
+  const patience = patiencePerJob * best.problem.jobCount;
   current.copyFrom(best);
+  rr.spatial = true;
   try {
     while (best.usedVehicles > lowerBound && effort.spent() < effort.budget) {
       removeSmallestRoute(current, random.float());
@@ -92,6 +100,7 @@ export function minimiseRoutes(
       let fewestOut = current.unassignedCount;
       const attemptStart = effort.spent();
       let closerAt = attemptStart;
+      let closerIteration = result.iterations;
       for (;;) {
         result.iterations++;
         effort.tick();
@@ -121,9 +130,14 @@ export function minimiseRoutes(
         if (current.unassignedCount < fewestOut) {
           fewestOut = current.unassignedCount;
           closerAt = now;
+          closerIteration = result.iterations;
         }
         if (now >= effort.budget) break;
-        if (now - closerAt > Math.max(0.1 * effort.budget, 3 * (closerAt - attemptStart))) break;
+        if (
+          now - closerAt > Math.max(0.1 * effort.budget, 3 * (closerAt - attemptStart)) &&
+          result.iterations - closerIteration > patience
+        )
+          break;
       }
       // A smaller fleet is kept only when the objective prefers it: a fixed cost below what the
       // longer detours cost is not worth a vehicle less.
@@ -133,6 +147,7 @@ export function minimiseRoutes(
       result.reachedAt = effort.spent();
     }
   } finally {
+    rr.spatial = false;
     rr.insertion.maxRoutes = Number.POSITIVE_INFINITY;
   }
   return result;

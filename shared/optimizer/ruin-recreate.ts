@@ -45,6 +45,8 @@ export class RuinRecreate {
   readonly impossible: Uint8Array;
   /** Per-job absence counters while minimising the fleet (higher first in that order). */
   absence: Float64Array;
+  /** Whether the ruin walks the neighbours by travel cost alone (the fleet phase) rather than in time too. */
+  spatial = false;
   private readonly buffer: Int32Array;
   private readonly keys: Float64Array;
   private readonly ranks: Float64Array;
@@ -125,7 +127,7 @@ export class RuinRecreate {
     const stamp = ++this.markStamp;
     let ruinedRoutes = 0;
     let removed = 0;
-    const neighbours = problem.neighbours;
+    const neighbours = this.spatial ? problem.spatialNeighbours : problem.neighbours;
     const count = problem.neighbourCount;
     // The seed's neighbours as its own vehicle sees them (or the first that can serve it).
     const seedRoute = solution.jobRoute[seed]!;

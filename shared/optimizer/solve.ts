@@ -45,6 +45,8 @@ const fleetShare = 0.5;
 /** Annealing temperatures, in average edge costs of the run's first solution. */
 const startTemperature = 1;
 const endTemperature = 0.02;
+/** Nearest jobs whose routes the annealing's recreate tries (insertion.ts, `granularity`). */
+const recreateGranularity = 50;
 
 export interface SolveStats {
   jobs: number;
@@ -261,15 +263,19 @@ function search(
     const annealStart = performance.now();
     let lastProgress = 0;
     let calls = 0;
+    rr.insertion.granularity = recreateGranularity;
     const result = anneal(runBest, current, candidate, rr, {
       startTemperature: (last ? 0.3 : 1) * startTemperature * edge,
       endTemperature: endTemperature * edge,
+      localSearch: polish,
+      deadline: clock.deadline,
       progress: () => {
         clock.iterations++;
         if (++calls % 8 === 0 || calls < 8) lastProgress = (clock.spent() - runStart) / runLength;
         return lastProgress;
       },
     });
+    rr.insertion.granularity = 0;
     stats.annealIterations += result.iterations;
     stats.annealMs += performance.now() - annealStart;
     // The annealing ends cold; a descent over every route finishes what it left.
