@@ -89,4 +89,34 @@ describe('Neighbourhoods: what "near" means to the search', () => {
       20,
     ]);
   });
+
+  it('counts a job whose window no route from here can reach in time as far, though it is near on the map', () => {
+    // Prepare: job 1 at 0; job 2 next door (10) but due by 50, long before job 1 can leave (its
+    // window opens at 1000); job 3 four times as far (40) with a window that follows job 1's.
+    const problem = buildProblem(
+      parseVroomInput({
+        jobs: [
+          { id: 1, location_index: 1, service: 10, time_windows: [[1000, 1100]] },
+          { id: 2, location_index: 2, time_windows: [[0, 50]] },
+          { id: 3, location_index: 3, time_windows: [[1000, 2000]] },
+        ],
+        vehicles: [{ id: 1, start_index: 0, end_index: 0 }],
+        matrices: {
+          car: {
+            durations: [
+              [0, 5, 5, 45],
+              [5, 0, 10, 40],
+              [5, 10, 0, 50],
+              [45, 40, 50, 0],
+            ],
+          },
+        },
+      }),
+    );
+
+    // Assess: by travel alone job 2 is job 1's nearest; in time, job 3 is.
+    const spatial = Array.from(problem.spatialNeighbours.subarray(0, 2), (j) => j + 1);
+    expect(spatial).toEqual([2, 3]);
+    expect(neighboursOf(problem, 0, 1)).toEqual([3, 2]);
+  });
 });
