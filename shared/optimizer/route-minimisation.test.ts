@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { farApartJobs } from '../../test/support/optimizer/far-apart.ts';
 import { buildProblem } from './problem.ts';
 import { Random } from './random.ts';
 import { type Effort, minimiseRoutes } from './route-minimisation.ts';
@@ -6,26 +7,8 @@ import { RuinRecreate } from './ruin-recreate.ts';
 import { Solution } from './solution.ts';
 import { parseVroomInput } from './vroom-input.ts';
 
-/** Depot 0; jobs at 1 and 2, each 10 from the depot and 1,000 from each other; two vehicles. */
-const apart = (fixed: number) =>
-  buildProblem(
-    parseVroomInput({
-      jobs: [
-        { id: 1, location_index: 1 },
-        { id: 2, location_index: 2 },
-      ],
-      vehicles: [1, 2].map((id) => ({ id, start_index: 0, end_index: 0, costs: { fixed } })),
-      matrices: {
-        car: {
-          durations: [
-            [0, 10, 10],
-            [10, 0, 1000],
-            [10, 1000, 0],
-          ],
-        },
-      },
-    }),
-  );
+/** Two jobs far apart, two vehicles (test/support/optimizer/far-apart.ts). */
+const apart = (fixed: number) => buildProblem(parseVroomInput(farApartJobs(fixed)));
 
 /** Runs the fleet phase alone from one job per vehicle, with 200 iterations. */
 function minimiseFromTwoRoutes(fixed: number) {

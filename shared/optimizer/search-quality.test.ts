@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { farApartJobs } from '../../test/support/optimizer/far-apart.ts';
 import { randomInstance } from '../../test/support/optimizer/random-instances.ts';
 import { checkSolution } from '../../test/support/optimizer/vroom-checker.ts';
 import { construct, findImpossibleJobs } from './construction.ts';
@@ -109,23 +110,7 @@ describe('Solver: search quality', () => {
   });
 
   describe('fleet size follows the objective', () => {
-    /** Depot 0; jobs at 1 and 2, each 10 from the depot and 1,000 from each other. */
-    const apart = (fixed: number) => ({
-      jobs: [
-        { id: 1, location_index: 1 },
-        { id: 2, location_index: 2 },
-      ],
-      vehicles: [1, 2].map((id) => ({ id, start_index: 0, end_index: 0, costs: { fixed } })),
-      matrices: {
-        car: {
-          durations: [
-            [0, 10, 10],
-            [10, 0, 1000],
-            [10, 1000, 0],
-          ],
-        },
-      },
-    });
+    const apart = farApartJobs;
 
     it('uses two vehicles when a second one costs less than the detour (fixed 5: 2 × 20 + 2 × 5 < 1,020 + 5)', () => {
       const output = solve(apart(5), { iterations: 2000, seed: 1 });
