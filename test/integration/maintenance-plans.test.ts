@@ -164,9 +164,11 @@ describe('Maintenance plans: generated cases', () => {
   ])('generates what the rule expands to: $title', async ({ rrule, days }) => {
     const start = wallTimeAway('Europe/Berlin', 1);
     const until = wallTimeAway('Europe/Berlin', 10).date.replace(/-/g, '');
+    // UNTIL is inclusive: a start at 00:00 (the hour this test starts at from 12:00 to 13:00 in
+    // Berlin) would meet UNTIL's midnight and make ten occurrences; 09:00 never does.
     const body = planBody({
       rrule: rrule === 'UNTIL' ? `FREQ=DAILY;UNTIL=${until}T000000` : rrule,
-      dtstart: `${start.date}T${start.time}`,
+      dtstart: `${start.date}T${rrule === 'UNTIL' ? '09:00:00' : start.time}`,
       horizon: `P${days}D`,
     });
     const created = Date.now();
