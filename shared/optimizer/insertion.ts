@@ -24,7 +24,8 @@ export class InsertionSearch {
   /**
    * Granular search: when above 0, a job is tried only in the routes that hold one of its
    * `granularity` nearest jobs, and in one empty vehicle of each class; every route when that
-   * finds no place. An insertion then costs about the same whatever the fleet's size.
+   * finds no place or only an empty vehicle. An insertion then costs about the same whatever the
+   * fleet's size.
    */
   granularity = 0;
   private readonly classSeen: Int32Array;
