@@ -13,6 +13,7 @@
  *   npm run bench:solver -- --no-large           # skip the 1,000-job run
  *   npm run bench:solver -- --large-only --large-limit 30
  *   npm run bench:solver -- --dir /path/to/vrptw --seed 3
+ *   npm run bench:solver -- --threads 1                 # one search (the CLI's default: one per core)
  *   npm run bench:solver -- --limits 1,10 --mid-limit 30 --scale-limit 60   # the defaults
  *
  * Instances of 1,000 customers or more run once, at `--scale-limit` (default 60 s), through
@@ -50,6 +51,8 @@ const limits = (optionValue('--limits') ?? '1,10').split(',').map(Number);
 const midLimit = Number(optionValue('--mid-limit') ?? 30);
 const onlyInstances = optionValue('--instances')?.split(',');
 const seed = optionValue('--seed');
+// Searches at once (the CLI's --threads; its default is one per core).
+const threads = optionValue('--threads');
 const largeLimit = Number(optionValue('--large-limit') ?? 30);
 const scaleLimit = Number(optionValue('--scale-limit') ?? 60);
 const scaleCustomers = 1000;
@@ -98,7 +101,7 @@ const memoryProbe = `data:text/javascript,${encodeURIComponent(
  */
 function runSolver(inputText: string, limitSeconds: number, probeMemory = false): Promise<RunResult> {
   return new Promise((resolvePromise) => {
-    const solverArgs = seed ? ['--seed', seed] : [];
+    const solverArgs = [...(seed ? ['--seed', seed] : []), ...(threads ? ['--threads', threads] : [])];
     const [command, args] = probeMemory
       ? [process.execPath, ['--import', memoryProbe, 'bin/solve.ts', ...solverArgs]]
       : ['npm', ['run', '--silent', 'solve', '--', ...solverArgs]];
@@ -278,7 +281,8 @@ async function benchmarkInstances() {
     const mid = (name: string) => !isScale(name) && instances.get(name)!.customers.length >= 200;
     plan.push([midLimit, names.filter(mid)]);
   }
-  plan.push([scaleLimit, names.filter(isScale)]);
+  // --scale-limit 0 skips the 1,000-customer instances.
+  if (scaleLimit > 0) plan.push([scaleLimit, names.filter(isScale)]);
   for (const [limit, group] of plan) {
     if (group.length === 0) continue;
     const rows: Row[] = [];

@@ -257,11 +257,17 @@ export class LocalSearch {
 
   // ---- within a route (break-free routes) ----
 
+  /**
+   * Passes of 2-opt then or-opt until neither improves. A pass goes on after each move it makes
+   * rather than starting over (the route's length does not change), so a route that needs k moves
+   * costs about a pass per round, not k passes.
+   */
   private intraRoute(route: Route) {
-    for (let guard = 0; guard < 10_000; guard++) {
-      if (!this.twoOpt(route) && !this.orOpt(route)) return;
+    for (let guard = 0; guard < 1000; guard++) {
+      const moved = this.twoOpt(route) + this.orOpt(route);
+      if (moved === 0) return;
       this.touch(route);
-      this.moves++;
+      this.moves += moved;
     }
   }
 
@@ -306,18 +312,19 @@ export class LocalSearch {
     return true;
   }
 
-  /** Reverses a segment when that lowers the cost. */
-  private twoOpt(route: Route): boolean {
+  /** Reverses segments that lower the cost, in one pass; returns how many. */
+  private twoOpt(route: Route): number {
     const costs = route.costs;
     const size = route.placeCount;
     const place = route.place;
     const cc = route.cc;
     const cr = route.cr;
     const last = route.len - 2;
+    let moved = 0;
     for (let i = 1; i < last; i++) {
       const a = place[i - 1]!;
-      const first = place[i]!;
-      const removedBefore = costs[a * size + first]!;
+      let first = place[i]!;
+      let removedBefore = costs[a * size + first]!;
       for (let j = i + 1; j <= last; j++) {
         const b = place[j + 1]!;
         const delta =
@@ -330,20 +337,26 @@ export class LocalSearch {
         if (delta < -improvement && this.reversedFeasible(route, i, j)) {
           route.node.subarray(i, j + 1).reverse();
           route.refresh();
-          return true;
+          moved++;
+          first = place[i]!;
+          removedBefore = costs[a * size + first]!;
         }
       }
     }
-    return false;
+    return moved;
   }
 
-  /** Moves a segment of 1 to 3 jobs next to a neighbour of its first or last job when that lowers the cost. */
-  private orOpt(route: Route): boolean {
+  /**
+   * Moves segments of 1 to 3 jobs next to a neighbour of their first or last job where that lowers
+   * the cost, in one pass; returns how many.
+   */
+  private orOpt(route: Route): number {
     const problem = this.problem;
     const neighbours = problem.neighbours;
     const count = problem.neighbourCount;
     const lists = problem.neighbourGroup[route.vehicle]! * problem.jobCount;
     const last = route.len - 2;
+    let moved = 0;
     for (let length = 1; length <= 3; length++) {
       for (let s = 1; s + length - 1 <= last; s++) {
         const e = s + length - 1;
@@ -358,12 +371,15 @@ export class LocalSearch {
             p = k < this.granularity ? route.jobPos[v]! : route.jobPos[v]! - 1;
           }
           if (p >= s - 1 && p <= e) continue;
-          if (this.tryMoveSegment(route, s, e, p)) return true;
+          if (this.tryMoveSegment(route, s, e, p)) {
+            moved++;
+            break;
+          }
         }
-        if (last > e && this.tryMoveSegment(route, s, e, last)) return true;
+        if (last > e && this.tryMoveSegment(route, s, e, last)) moved++;
       }
     }
-    return false;
+    return moved;
   }
 
   private tryMoveSegment(route: Route, s: number, e: number, p: number): boolean {

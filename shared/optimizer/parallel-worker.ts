@@ -1,0 +1,34 @@
+/**
+ * A worker thread of parallel.ts: parses the input text it was given, solves it with its own seed
+ * by the shared deadline, and posts the output with its objective (or why it did not search).
+ * Node loads this .ts file itself (type stripping); the solver comes from the compile cache the
+ * calling thread uses, when it has one.
+ */
+import module from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { WorkerAnswer, WorkerTask } from './parallel.ts';
+
+const task = workerData as WorkerTask;
+if (task.compileCache) module.enableCompileCache?.(task.compileCache);
+const { solveWithStats } = await import('./solve.ts');
+
+/** Less than this left after start-up is not worth a search: the calling thread's answer stands. */
+const shortestSearchMs = 50;
+
+function answer(): WorkerAnswer {
+  const input: unknown = JSON.parse(task.text);
+  const left = task.deadline - (performance.timeOrigin + performance.now());
+  if (left < shortestSearchMs) return { skipped: `${Math.round(left)} ms left after start-up` };
+  const { output, solution } = solveWithStats(input, {
+    timeLimit: left / 1000,
+    seed: task.seed,
+    ...(task.iterations !== undefined ? { iterations: task.iterations } : {}),
+  });
+  return { output, objective: [solution.unassignedPriority, solution.unassignedCount, solution.cost] };
+}
+
+try {
+  parentPort?.postMessage(answer());
+} catch (error) {
+  parentPort?.postMessage({ skipped: String(error) } satisfies WorkerAnswer);
+}

@@ -1,0 +1,111 @@
+/**
+ * One search per core. The same input is solved with seeds seed, seed + 1, …: the first on the
+ * calling thread, the others in worker threads (parallel-worker.ts). The best answer by the
+ * objective is kept, ties going to the lowest seed. VROOM does the same with its `-t` threads.
+ *
+ * Why independent searches rather than one shared search: the answer of one search varies a lot
+ * from seed to seed at short limits. On the 14 development instances at 0.75 s, one instance went
+ * from +0.5 % to +8.2 % between seeds. The best of two is worth more than one search twice as long
+ * would be (shared/optimizer/README.md, "Results").
+ *
+ * Time: every search answers by the same wall-clock deadline. A worker starts 40-110 ms later
+ * (thread start-up, its own JSON.parse of the input) and so searches that much less. A worker
+ * that has not answered shortly after the deadline is stopped and left out. So is one that
+ * failed: its refusal would be the calling thread's too, which is seen first.
+ * Reproducibility: with an `iterations` budget every search is reproducible, and so is the choice.
+ */
+import { getCompileCacheDir } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { type SolveOptions, solveWithStats } from './solve.ts';
+import type { VroomOutput } from './vroom-output.ts';
+
+export interface ParallelOptions extends SolveOptions {
+  /** Searches at once, the calling thread's included (default 1: no worker). */
+  threads?: number;
+}
+
+/** What a worker is given. */
+export interface WorkerTask {
+  text: string;
+  /** Wall-clock deadline, in milliseconds since the epoch (performance.timeOrigin + now()). */
+  deadline: number;
+  seed: number;
+  iterations: number | undefined;
+  compileCache: string | undefined;
+}
+
+/** The objective, lexicographic: priority left unassigned, jobs left unassigned, cost. */
+export type Objective = [number, number, number];
+
+export type WorkerAnswer = { output: VroomOutput; objective: Objective } | { skipped: string };
+
+/** How long after the deadline a worker's answer is still awaited (posting it takes a few ms). */
+const answerGraceMs = 40;
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** Whether objective a is strictly better than b. */
+export function better(a: Objective, b: Objective): boolean {
+  return (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) < 0;
+}
+
+/**
+ * Solves `input` (whose JSON text is `text`, given to the workers to parse) with `threads`
+ * searches; throws the calling thread's OptimizerInputError on invalid input.
+ */
+export async function solveInParallel(
+  input: unknown,
+  text: string,
+  options: ParallelOptions = {},
+): Promise<VroomOutput> {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1));
+  const timeLimitMs = (options.timeLimit ?? 30) * 1000;
+  const deadline = epochNow() + timeLimitMs;
+  const seed = options.seed ?? 1;
+  const workers: Worker[] = [];
+  const answers: Promise<WorkerAnswer>[] = [];
+  for (let t = 1; t < threads; t++) {
+    const task: WorkerTask = {
+      text,
+      deadline,
+      seed: seed + t,
+      iterations: options.iterations,
+      compileCache: getCompileCacheDir?.(),
+    };
+    const worker = new Worker(new URL('./parallel-worker.ts', import.meta.url), { workerData: task });
+    workers.push(worker);
+    answers.push(answerOf(worker, deadline + answerGraceMs));
+  }
+  try {
+    const own = solveWithStats(input, { ...options, seed, timeLimit: timeLimitMs / 1000 });
+    let best = own.output;
+    let bestObjective: Objective = [
+      own.solution.unassignedPriority,
+      own.solution.unassignedCount,
+      own.solution.cost,
+    ];
+    for (const answer of await Promise.all(answers)) {
+      if ('output' in answer && better(answer.objective, bestObjective)) {
+        best = answer.output;
+        bestObjective = answer.objective;
+      }
+    }
+    return best;
+  } finally {
+    for (const worker of workers) void worker.terminate();
+  }
+}
+
+/** The worker's answer, or a skip when it fails, exits or is still searching at `until`. */
+function answerOf(worker: Worker, until: number): Promise<WorkerAnswer> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ skipped: 'late' }), Math.max(0, until - epochNow()));
+    const settle = (answer: WorkerAnswer) => {
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    worker.once('message', (answer: WorkerAnswer) => settle(answer));
+    worker.once('error', (error) => settle({ skipped: String(error) }));
+    worker.once('exit', () => settle({ skipped: 'exited' }));
+  });
+}
