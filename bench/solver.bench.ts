@@ -91,7 +91,7 @@ interface RunResult {
 
 /** Writes the process's peak resident set size (KB) to fd 3 as it exits. */
 const memoryProbe = `data:text/javascript,${encodeURIComponent(
-  "import { writeSync } from 'node:fs'; process.on('exit', () => { try { writeSync(3, String(process.resourceUsage().maxRSS)); } catch {} });",
+  "import { writeSync } from 'node:fs'; import { isMainThread } from 'node:worker_threads'; if (isMainThread) process.on('exit', () => { try { writeSync(3, String(process.resourceUsage().maxRSS)); } catch {} });",
 )}`;
 
 /**

@@ -4,6 +4,9 @@
  * equals, one costing c' replaces the current one costing c when c' < c - T·ln(U), U uniform in
  * (0, 1]. The temperature falls geometrically from `startTemperature` to `endTemperature` over the
  * phase's progress (elapsed share of its time, or of its iteration budget when one is given).
+ *
+ * Each candidate that could be accepted is first descended (local-search.ts) on the routes the
+ * recreate touched; one that cannot, even after the largest descent seen, is rejected as it is.
  */
 import type { LocalSearch } from './local-search.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
@@ -23,6 +26,8 @@ export interface AnnealingSchedule {
 export interface AnnealingResult {
   iterations: number;
   improvements: number;
+  /** Candidates descended with the fleet unchanged (the others were judged before any descent). */
+  descents: number;
 }
 
 export function anneal(
@@ -35,7 +40,7 @@ export function anneal(
 ): AnnealingResult {
   const random = rr.random;
   const n = best.problem.jobCount;
-  const result: AnnealingResult = { iterations: 0, improvements: 0 };
+  const result: AnnealingResult = { iterations: 0, improvements: 0, descents: 0 };
   current.copyFrom(best);
   candidate.copyFrom(best);
   if (n === 0) return result;
@@ -46,6 +51,9 @@ export function anneal(
   let bestPriority = best.unassignedPriority;
   let bestCount = best.unassignedCount;
   let bestCost = best.cost;
+  /** The most a descent has lowered a candidate's cost; none run yet, so every candidate gets one. */
+  let largestGain = Number.POSITIVE_INFINITY;
+  let descents = 0;
   for (;;) {
     const progress = schedule.progress();
     if (progress >= 1) break;
@@ -53,18 +61,34 @@ export function anneal(
     result.iterations++;
     rr.ruin(candidate, random.int(n));
     rr.recreate(candidate);
-    const ls = schedule.localSearch;
-    for (let r = 0; r < candidate.routes.length; r++) {
-      if (candidate.routes[r]!.version !== current.routes[r]!.version) ls.queued[r] = 1;
-    }
-    ls.improve(candidate, schedule.deadline);
     const priority = candidate.unassignedPriority;
     const count = candidate.unassignedCount;
-    const cost = candidate.cost;
+    const threshold = currentCost - temperature * Math.log(1 - random.float());
     let accept: boolean;
     if (priority !== currentPriority) accept = priority < currentPriority;
     else if (count !== currentCount) accept = count < currentCount;
-    else accept = cost < currentCost - temperature * Math.log(1 - random.float());
+    else accept = candidate.cost - 2 * largestGain < threshold;
+    // The descent runs only on a candidate it could make acceptable: one that serves as much and
+    // costs less than the threshold plus twice the most any descent has gained. Most candidates
+    // are far off (with fixed costs, those that opened a vehicle): judged before the descent they
+    // cost nothing, and the annealing makes several times the iterations.
+    if (accept) {
+      const ls = schedule.localSearch;
+      for (let r = 0; r < candidate.routes.length; r++) {
+        if (candidate.routes[r]!.version !== current.routes[r]!.version) ls.queued[r] = 1;
+      }
+      const before = candidate.cost;
+      const vehicles = candidate.usedVehicles;
+      ls.improve(candidate, schedule.deadline);
+      // A descent that emptied a route saved its fixed cost too: not a gain to expect again.
+      if (candidate.usedVehicles === vehicles) {
+        const gain = before - candidate.cost;
+        largestGain = descents === 0 ? gain : Math.max(largestGain, gain);
+        descents++;
+      }
+      if (priority === currentPriority && count === currentCount) accept = candidate.cost < threshold;
+    }
+    const cost = candidate.cost;
     if (accept) {
       current.copyFrom(candidate);
       currentPriority = priority;
@@ -85,5 +109,6 @@ export function anneal(
     }
     onIteration?.(result.iterations);
   }
+  result.descents = descents;
   return result;
 }
