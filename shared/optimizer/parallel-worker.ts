@@ -22,6 +22,7 @@ function answer(): WorkerAnswer {
   const { output, solution } = solveWithStats(input, {
     timeLimit: left / 1000,
     seed: task.seed,
+    strategy: task.strategy,
     ...(task.iterations !== undefined ? { iterations: task.iterations } : {}),
   });
   return { output, objective: [solution.unassignedPriority, solution.unassignedCount, solution.cost] };

@@ -6,16 +6,17 @@ import { solveInParallel } from './parallel.ts';
 import { OptimizerInputError, solveWithStats } from './solve.ts';
 
 describe('solveInParallel: one search per thread, the best answer kept', () => {
-  it('answers the better of the seeds its threads searched, as one thread would have found them', async () => {
+  it("answers the best of its threads' answers, each as one thread finds it with that seed and strategy", async () => {
     // Arrange: an iteration budget makes each seed's answer the same on any thread.
     const input = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'R105.json'), 'utf8'));
     const options = { timeLimit: 20, iterations: 300 };
-    const cost = (seed: number) => solveWithStats(input, { ...options, seed }).output.summary.cost;
-    // A seed whose successor (the worker's seed) finds the cheaper answer, so that the answer
-    // must come from the worker.
+    const cost = (seed: number, strategy: 'thorough' | 'quick') =>
+      solveWithStats(input, { ...options, seed, strategy }).output.summary.cost;
+    // A seed whose successor (the worker's seed, with the worker's strategy) finds the cheaper
+    // answer, so that the answer must come from the worker.
     let seed = 1;
-    while (cost(seed + 1) >= cost(seed)) seed++;
-    const workerCost = cost(seed + 1);
+    while (cost(seed + 1, 'quick') >= cost(seed, 'thorough')) seed++;
+    const workerCost = cost(seed + 1, 'quick');
 
     // Act
     const output = await solveInParallel(input, JSON.stringify(input), { ...options, seed, threads: 2 });

@@ -1,7 +1,9 @@
 /**
  * One search per core. The same input is solved with seeds seed, seed + 1, …: the first on the
- * calling thread, the others in worker threads (parallel-worker.ts). The best answer by the
- * objective is kept, ties going to the lowest seed. VROOM does the same with its `-t` threads.
+ * calling thread, the others in worker threads (parallel-worker.ts), alternating the `thorough`
+ * and `quick` strategies (solve.ts: patient with the fleet, or quicker to spend the time on
+ * cost). The best answer by the objective is kept, ties going to the lowest seed. VROOM too runs
+ * several searches at once with its `-t` threads.
  *
  * Why independent searches rather than one shared search: the answer of one search varies a lot
  * from seed to seed at short limits. On the 14 development instances at 0.75 s, one instance went
@@ -16,7 +18,7 @@
  */
 import { getCompileCacheDir } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { type SolveOptions, solveWithStats } from './solve.ts';
+import { type SolveOptions, type StrategyName, solveWithStats } from './solve.ts';
 import type { VroomOutput } from './vroom-output.ts';
 
 export interface ParallelOptions extends SolveOptions {
@@ -30,6 +32,7 @@ export interface WorkerTask {
   /** Wall-clock deadline, in milliseconds since the epoch (performance.timeOrigin + now()). */
   deadline: number;
   seed: number;
+  strategy: StrategyName;
   iterations: number | undefined;
   compileCache: string | undefined;
 }
@@ -69,6 +72,7 @@ export async function solveInParallel(
       text,
       deadline,
       seed: seed + t,
+      strategy: t % 2 === 0 ? 'thorough' : 'quick',
       iterations: options.iterations,
       compileCache: getCompileCacheDir?.(),
     };
@@ -77,7 +81,12 @@ export async function solveInParallel(
     answers.push(answerOf(worker, deadline + answerGraceMs));
   }
   try {
-    const own = solveWithStats(input, { ...options, seed, timeLimit: timeLimitMs / 1000 });
+    const own = solveWithStats(input, {
+      ...options,
+      seed,
+      strategy: 'thorough',
+      timeLimit: timeLimitMs / 1000,
+    });
     let best = own.output;
     let bestObjective: Objective = [
       own.solution.unassignedPriority,

@@ -69,10 +69,11 @@ export interface Effort {
  * otherwise eat the whole budget the cost phase needs.
  */
 /**
- * Iterations without getting closer that an attempt is granted whatever its budget: within a
- * one-second limit, 10 % of the budget is a few dozen iterations, far too few to empty a route.
+ * Iterations per job without getting closer that an attempt is granted whatever its budget, by
+ * default: within a one-second limit, 10 % of the budget is a few dozen iterations, far too few
+ * to empty a route.
  */
-const patiencePerJob = 20;
+export const defaultPatiencePerJob = 20;
 
 export function minimiseRoutes(
   best: Solution,
@@ -82,6 +83,7 @@ export function minimiseRoutes(
   impossibleCount: number,
   lowerBound: number,
   effort: Effort,
+  patiencePerJob = defaultPatiencePerJob,
 ): MinimisationResult {
   const random = rr.random;
   const absence = rr.absence;
