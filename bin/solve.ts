@@ -10,6 +10,10 @@
  * start-up and the input (counted by performance.now()), and before node, `npm run` and the
  * shell it starts (measured from /proc: see launcherSeconds).
  *
+ * `--threads N` runs N searches at once and keeps the best (shared/optimizer/parallel.ts); the
+ * default, 0 or no flag, is one per core (os.availableParallelism()). `--threads 1` is one search
+ * on this thread, the library's `solve()`.
+ *
  * Invalid input exits with status 2 and one line on stderr naming the field; any other failure
  * exits with status 1 and one line, never a stack trace.
  */
