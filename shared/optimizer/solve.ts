@@ -8,7 +8,7 @@
  * for start-up and writing it). The search ends by 98 % of it, each run's closing descent
  * included; the leftovers' exchanges stop at the limit. Only the first construction order always
  * runs to its end, since it is the answer when nothing else is. Half of the search time at most
- * goes to the fleet, the rest to cost.
+ * goes to the fleet (a quarter with the `quick` strategy), the rest to cost.
  * Reproducibility: every random choice comes from one generator seeded by `seed`. With an
  * `iterations` budget the phases are measured in iterations, so a seed and a budget give the same
  * answer on any machine; with a time limit alone the annealing follows the clock, so the answer
@@ -44,9 +44,9 @@ export interface SolveOptions {
 
 /**
  * How the search shares its time between fleet and cost. One search uses `thorough`; the threads
- * of parallel.ts alternate the two, a portfolio: at 1 s on the 14 development instances (two
- * seeds, in one thread) `quick` reached +0.83 % against +1.12 % where vehicles matched, but kept
- * a vehicle more on RC101 where `thorough` found the best-known fleet.
+ * of parallel.ts alternate the two, a portfolio: on the 14 development instances at 0.75 s (two
+ * seeds, in one warmed-up process) `quick` reached +0.83 % against +1.12 % where vehicles
+ * matched, but kept a vehicle more on RC101 where `thorough` found the best-known fleet.
  */
 export interface Strategy {
   /** Share of the search given to fleet minimisation at most. */
