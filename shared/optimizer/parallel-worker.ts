@@ -11,6 +11,7 @@ import type { WorkerAnswer, WorkerTask } from './parallel.ts';
 const task = workerData as WorkerTask;
 if (task.compileCache) module.enableCompileCache?.(task.compileCache);
 const { solveWithStats } = await import('./solve.ts');
+const { objectiveOf } = await import('./parallel.ts');
 
 /** Less than this left after start-up is not worth a search: the calling thread's answer stands. */
 const shortestSearchMs = 50;
@@ -25,7 +26,7 @@ function answer(): WorkerAnswer {
     strategy: task.strategy,
     ...(task.iterations !== undefined ? { iterations: task.iterations } : {}),
   });
-  return { output, objective: [solution.unassignedPriority, solution.unassignedCount, solution.cost] };
+  return { output, objective: objectiveOf(solution) };
 }
 
 try {

@@ -20,7 +20,8 @@
  */
 import { getCompileCacheDir } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { type SolveOptions, type StrategyName, solveWithStats } from './solve.ts';
+import type { Solution } from './solution.ts';
+import { defaultTimeLimitSeconds, type SolveOptions, type StrategyName, solveWithStats } from './solve.ts';
 import type { VroomOutput } from './vroom-output.ts';
 
 export interface ParallelOptions extends SolveOptions {
@@ -49,6 +50,10 @@ const answerGraceMs = 40;
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
+export function objectiveOf(solution: Solution): Objective {
+  return [solution.unassignedPriority, solution.unassignedCount, solution.cost];
+}
+
 /** Whether objective a is strictly better than b. */
 export function better(a: Objective, b: Objective): boolean {
   return (a[0] - b[0] || a[1] - b[1] || a[2] - b[2]) < 0;
@@ -64,7 +69,7 @@ export async function solveInParallel(
   options: ParallelOptions = {},
 ): Promise<VroomOutput> {
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
-  const timeLimitMs = (options.timeLimit ?? 30) * 1000;
+  const timeLimitMs = (options.timeLimit ?? defaultTimeLimitSeconds) * 1000;
   const deadline = epochNow() + timeLimitMs;
   const seed = options.seed ?? 1;
   const workers: Worker[] = [];
@@ -90,11 +95,7 @@ export async function solveInParallel(
       timeLimit: timeLimitMs / 1000,
     });
     let best = own.output;
-    let bestObjective: Objective = [
-      own.solution.unassignedPriority,
-      own.solution.unassignedCount,
-      own.solution.cost,
-    ];
+    let bestObjective = objectiveOf(own.solution);
     for (const answer of await Promise.all(answers)) {
       if ('output' in answer && better(answer.objective, bestObjective)) {
         best = answer.output;
