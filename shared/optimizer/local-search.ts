@@ -18,6 +18,7 @@
  */
 import type { Problem } from './problem.ts';
 import type { Route } from './route.ts';
+import { RouteMemo } from './route-memo.ts';
 import type { Solution } from './solution.ts';
 import { earliestStart } from './time-windows.ts';
 
@@ -33,6 +34,8 @@ export class LocalSearch {
   private readonly sequenceB: Int32Array;
   /** Whether vehicles a and b may exchange route tails (same end, hours and matrices). */
   private readonly tailsMatch: Uint8Array;
+  /** Routes no 2-opt or or-opt move improves. */
+  private readonly knownOptimal = new RouteMemo();
   moves = 0;
 
   constructor(problem: Problem, granularity = 20) {
@@ -263,12 +266,14 @@ export class LocalSearch {
    * costs about a pass per round, not k passes.
    */
   private intraRoute(route: Route) {
+    if (this.knownOptimal.has(route)) return;
     for (let guard = 0; guard < 1000; guard++) {
       const moved = this.twoOpt(route) + this.orOpt(route);
-      if (moved === 0) return;
+      if (moved === 0) break;
       this.touch(route);
       this.moves += moved;
     }
+    this.knownOptimal.add(route);
   }
 
   /** Whether the route with positions from..to (real, in this order) replacing from..to stays feasible. */
@@ -354,57 +359,89 @@ export class LocalSearch {
     const problem = this.problem;
     const neighbours = problem.neighbours;
     const count = problem.neighbourCount;
+    const granularity = this.granularity;
     const lists = problem.neighbourGroup[route.vehicle]! * problem.jobCount;
+    const vehicle = route.vehicle;
+    const jobRoute = route.jobRoute;
+    const jobPos = route.jobPos;
     const last = route.len - 2;
     let moved = 0;
     for (let length = 1; length <= 3; length++) {
       for (let s = 1; s + length - 1 <= last; s++) {
         const e = s + length - 1;
+        // What taking the segment out saves, and its own cost driven backwards less forwards,
+        // are the same for every place it may go: priced once per segment.
+        let removal = this.segmentRemoval(route, s, e);
+        let reversal = s === e ? 0 : route.cr[e]! - route.cr[s]! - (route.cc[e]! - route.cc[s]!);
+        const firstNode = route.node[s]!;
+        const lastNode = route.node[e]!;
         // Candidate places: after a neighbour of the first job, before a neighbour of the last, or at the ends.
-        for (let k = -1; k < 2 * this.granularity; k++) {
+        for (let k = -1; k < 2 * granularity; k++) {
           let p: number;
           if (k === -1) p = 0;
           else {
-            const anchor = k < this.granularity ? route.node[s]! : route.node[e]!;
-            const v = neighbours[(lists + anchor) * count + (k % this.granularity)]!;
-            if (route.jobRoute[v] !== route.vehicle) continue;
-            p = k < this.granularity ? route.jobPos[v]! : route.jobPos[v]! - 1;
+            const anchor = k < granularity ? firstNode : lastNode;
+            const v = neighbours[(lists + anchor) * count + (k < granularity ? k : k - granularity)]!;
+            if (jobRoute[v] !== vehicle) continue;
+            p = k < granularity ? jobPos[v]! : jobPos[v]! - 1;
           }
           if (p >= s - 1 && p <= e) continue;
-          if (this.tryMoveSegment(route, s, e, p)) {
+          if (this.tryMoveSegment(route, s, e, p, removal, reversal)) {
             moved++;
+            // The route changed: what positions s..e hold now is priced afresh.
+            removal = this.segmentRemoval(route, s, e);
+            reversal = s === e ? 0 : route.cr[e]! - route.cr[s]! - (route.cc[e]! - route.cc[s]!);
             break;
           }
         }
-        if (last > e && this.tryMoveSegment(route, s, e, last)) moved++;
+        if (last > e && this.tryMoveSegment(route, s, e, last, removal, reversal)) moved++;
       }
     }
     return moved;
   }
 
-  private tryMoveSegment(route: Route, s: number, e: number, p: number): boolean {
+  /** What taking positions s..e out of the route changes in its cost. */
+  private segmentRemoval(route: Route, s: number, e: number): number {
     const costs = route.costs;
     const size = route.placeCount;
     const place = route.place;
     const before = place[s - 1]!;
     const after = place[e + 1]!;
+    return (
+      costs[before * size + after]! - costs[before * size + place[s]!]! - costs[place[e]! * size + after]!
+    );
+  }
+
+  /**
+   * Moves positions s..e after p, as they are or reversed, when that lowers the cost: `removal`
+   * is what taking them out changes, `reversal` what driving them backwards adds (0 for one job,
+   * whose reversal is itself).
+   */
+  private tryMoveSegment(
+    route: Route,
+    s: number,
+    e: number,
+    p: number,
+    removal: number,
+    reversal: number,
+  ): boolean {
+    const costs = route.costs;
+    const size = route.placeCount;
+    const place = route.place;
     const first = place[s]!;
     const lastPlace = place[e]!;
     const x = place[p]!;
     const y = place[p + 1]!;
-    const removal =
-      costs[before * size + after]! - costs[before * size + first]! - costs[lastPlace * size + after]!;
-    const opened = -costs[x * size + y]!;
-    const inner = route.cc[e]! - route.cc[s]!;
-    const innerReversed = route.cr[e]! - route.cr[s]!;
-    const forward = removal + opened + costs[x * size + first]! + costs[lastPlace * size + y]!;
-    const reversed =
-      removal + opened + costs[x * size + lastPlace]! + costs[first * size + y]! + innerReversed - inner;
-    for (let variant = 0; variant < 2; variant++) {
-      const delta = variant === 0 ? forward : reversed;
-      if (!(delta < -improvement)) continue;
-      if (!this.segmentMoveFeasible(route, s, e, p, variant === 1)) continue;
-      this.applySegmentMove(route, s, e, p, variant === 1);
+    const opened = removal - costs[x * size + y]!;
+    const forward = opened + costs[x * size + first]! + costs[lastPlace * size + y]!;
+    if (forward < -improvement && this.segmentMoveFeasible(route, s, e, p, false)) {
+      this.applySegmentMove(route, s, e, p, false);
+      return true;
+    }
+    if (s === e) return false;
+    const reversed = opened + costs[x * size + lastPlace]! + costs[first * size + y]! + reversal;
+    if (reversed < -improvement && this.segmentMoveFeasible(route, s, e, p, true)) {
+      this.applySegmentMove(route, s, e, p, true);
       return true;
     }
     return false;
