@@ -16,9 +16,10 @@
  * other stops are left to ruin and recreate: intra-route moves and 2-opt* run on routes without
  * breaks only, relocate and swap run everywhere.
  */
+
+import { JobMemo, RouteMemo } from './descent-memo.ts';
 import type { Problem } from './problem.ts';
 import type { Route } from './route.ts';
-import { RouteMemo } from './route-memo.ts';
 import type { Solution } from './solution.ts';
 import { earliestStart } from './time-windows.ts';
 
@@ -34,8 +35,9 @@ export class LocalSearch {
   private readonly sequenceB: Int32Array;
   /** Whether vehicles a and b may exchange route tails (same end, hours and matrices). */
   private readonly tailsMatch: Uint8Array;
-  /** Routes no 2-opt or or-opt move improves. */
-  private readonly knownOptimal = new RouteMemo();
+  /** Routes no 2-opt or or-opt move improves, and jobs no move between routes does (descent-memo.ts). */
+  private readonly optimalRoutes: RouteMemo;
+  private readonly optimalJobs: JobMemo;
   moves = 0;
 
   constructor(problem: Problem, granularity = 20) {
@@ -47,6 +49,8 @@ export class LocalSearch {
     this.sequenceA = new Int32Array(problem.jobCount + 2);
     this.sequenceB = new Int32Array(problem.jobCount + 2);
     this.tailsMatch = new Uint8Array(m * m);
+    this.optimalRoutes = new RouteMemo(m);
+    this.optimalJobs = new JobMemo(m);
     for (let a = 0; a < m; a++) {
       for (let b = 0; b < m; b++) {
         const same =
@@ -96,9 +100,17 @@ export class LocalSearch {
   // ---- between routes ----
 
   private interRoute(solution: Solution, u: number) {
+    const problem = this.problem;
+    const neighbours = problem.neighbours;
+    const memo = this.optimalJobs;
+    const lists = () =>
+      (problem.neighbourGroup[solution.routes[solution.jobRoute[u]!]!.vehicle]! * problem.jobCount + u) *
+      problem.neighbourCount;
+    if (memo.has(solution, u, neighbours, lists(), this.granularity)) return;
     while (this.interRouteMove(solution, u)) {
       // Moved: look again from u's new place.
     }
+    memo.add(solution, u, neighbours, lists(), this.granularity);
   }
 
   private interRouteMove(solution: Solution, u: number): boolean {
@@ -266,14 +278,14 @@ export class LocalSearch {
    * costs about a pass per round, not k passes.
    */
   private intraRoute(route: Route) {
-    if (this.knownOptimal.has(route)) return;
+    if (this.optimalRoutes.has(route)) return;
     for (let guard = 0; guard < 1000; guard++) {
       const moved = this.twoOpt(route) + this.orOpt(route);
       if (moved === 0) break;
       this.touch(route);
       this.moves += moved;
     }
-    this.knownOptimal.add(route);
+    this.optimalRoutes.add(route);
   }
 
   /** Whether the route with positions from..to (real, in this order) replacing from..to stays feasible. */
