@@ -129,7 +129,8 @@ export class InsertionSearch {
           this.untilBlink = this.drawGap();
           continue;
         }
-        const delta = route.insertionDelta(u, p) + extra;
+        // Only a position cheaper than the best so far needs its times checked.
+        const delta = route.insertionDelta(u, p, best - extra) + extra;
         if (delta < best) {
           best = delta;
           bestRoute = r;
