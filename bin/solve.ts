@@ -39,8 +39,8 @@ module.enableCompileCache?.(
 // of the iterations). Optimising on the searching thread itself costs the same work without the
 // wait. A process-wide flag, set before any solver code runs.
 setFlagsFromString('--no-concurrent-recompilation');
-const { defaultTimeLimitSeconds, OptimizerInputError } = await import('../shared/optimizer/solve.ts');
-const { solveInParallel } = await import('../shared/optimizer/parallel.ts');
+// Loads nothing of the solver: the workers start (and load it) before this thread does.
+const { startSearchThreads } = await import('../shared/optimizer/search-threads.ts');
 
 /**
  * One search per core, at most 4 (VROOM's default `-t`): each thread holds its own copy of the
@@ -133,13 +133,17 @@ async function main() {
   } catch (error) {
     fail(`arguments: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`, 2);
   }
-  const limit =
+  const timeLimit =
     positiveNumber(values['time-limit'] as string | undefined, '--time-limit') ??
-    positiveNumber(process.env.VRPTW_TIME_LIMIT, 'VRPTW_TIME_LIMIT') ??
-    defaultTimeLimitSeconds;
+    positiveNumber(process.env.VRPTW_TIME_LIMIT, 'VRPTW_TIME_LIMIT');
   const seed = nonNegativeInteger(values.seed as string | undefined, '--seed');
   const iterations = nonNegativeInteger(values.iterations as string | undefined, '--iterations');
   const threads = nonNegativeInteger(values.threads as string | undefined, '--threads') || defaultThreads;
+  // The other searches' threads load the solver while this one does and reads the input.
+  const workers = startSearchThreads(threads - 1);
+  const { defaultTimeLimitSeconds, OptimizerInputError } = await import('../shared/optimizer/solve.ts');
+  const { solveInParallel } = await import('../shared/optimizer/parallel.ts');
+  const limit = timeLimit ?? defaultTimeLimitSeconds;
 
   const text = await readStdin();
   let input: unknown;
@@ -153,7 +157,7 @@ async function main() {
   const searchSeconds = Math.max(0.05, limit - margin - performance.now() / 1000);
   try {
     const output = await solveInParallel(input, text, {
-      threads,
+      workers,
       timeLimit: searchSeconds,
       ...(seed !== undefined ? { seed } : {}),
       ...(iterations !== undefined ? { iterations } : {}),

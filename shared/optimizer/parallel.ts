@@ -12,14 +12,15 @@
  * +2.65 % against +1.00 % at 2 s, +0.87 % against +0.13 % at 10 s (README.md, "Several searches
  * at once").
  *
- * Time: every search answers by the same wall-clock deadline. A worker starts 40-110 ms later
- * (thread start-up, its own JSON.parse of the input) and so searches that much less. A worker
+ * Time: every search answers by the same wall-clock deadline. A worker started here begins
+ * 70-110 ms later (thread start-up, the solver's modules, its own JSON.parse of the input) and so
+ * searches that much less; one started early (search-threads.ts, as the CLI does) only parses. A worker
  * that has not answered shortly after the deadline is stopped and left out. So is one that
  * failed: its refusal would be the calling thread's too, which is seen first.
  * Reproducibility: with an `iterations` budget every search is reproducible, and so is the choice.
  */
-import { getCompileCacheDir } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startSearchThreads } from './search-threads.ts';
 import type { Solution } from './solution.ts';
 import { defaultTimeLimitSeconds, type SolveOptions, type StrategyName, solveWithStats } from './solve.ts';
 import type { VroomOutput } from './vroom-output.ts';
@@ -27,9 +28,14 @@ import type { VroomOutput } from './vroom-output.ts';
 export interface ParallelOptions extends SolveOptions {
   /** Searches at once, the calling thread's included (default 1: no worker). */
   threads?: number;
+  /**
+   * Workers already started (search-threads.ts), one per search beyond the calling thread's; the
+   * CLI starts them before it loads the solver. Without them they are started here.
+   */
+  workers?: Worker[];
 }
 
-/** What a worker is given. */
+/** What a worker is given once the input is read. */
 export interface WorkerTask {
   text: string;
   /** Wall-clock deadline, in milliseconds since the epoch (performance.timeOrigin + now()). */
@@ -37,7 +43,6 @@ export interface WorkerTask {
   seed: number;
   strategy: StrategyName;
   iterations: number | undefined;
-  compileCache: string | undefined;
 }
 
 /** The objective, lexicographic: priority left unassigned, jobs left unassigned, cost. */
@@ -68,28 +73,27 @@ export async function solveInParallel(
   text: string,
   options: ParallelOptions = {},
 ): Promise<VroomOutput> {
-  const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const timeLimitMs = (options.timeLimit ?? defaultTimeLimitSeconds) * 1000;
   const deadline = epochNow() + timeLimitMs;
   const seed = options.seed ?? 1;
-  const workers: Worker[] = [];
+  const workers = options.workers ?? startSearchThreads(Math.max(1, Math.floor(options.threads ?? 1)) - 1);
   const answers: Promise<WorkerAnswer>[] = [];
-  for (let t = 1; t < threads; t++) {
+  for (const [index, worker] of workers.entries()) {
+    const t = index + 1;
     const task: WorkerTask = {
       text,
       deadline,
       seed: seed + t,
       strategy: t % 2 === 0 ? 'thorough' : 'quick',
       iterations: options.iterations,
-      compileCache: getCompileCacheDir?.(),
     };
-    const worker = new Worker(new URL('./parallel-worker.ts', import.meta.url), { workerData: task });
-    workers.push(worker);
     answers.push(answerOf(worker, deadline + answerGraceMs));
+    worker.postMessage(task);
   }
   try {
+    const { workers: _started, threads: _threads, ...solveOptions } = options;
     const own = solveWithStats(input, {
-      ...options,
+      ...solveOptions,
       seed,
       strategy: 'thorough',
       timeLimit: timeLimitMs / 1000,
