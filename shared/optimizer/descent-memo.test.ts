@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JobMemo, RouteMemo } from './descent-memo.ts';
+import { ContentHashes, JobMemo, RouteMemo } from './descent-memo.ts';
 import { buildProblem } from './problem.ts';
 import { Solution } from './solution.ts';
 import { parseVroomInput } from './vroom-input.ts';
@@ -25,7 +25,7 @@ function fill(solution: Solution, vehicle: number, jobs: number[]) {
 describe('RouteMemo', () => {
   it('recognises a route by its content, also in another route object built later', () => {
     // Prepare
-    const memo = new RouteMemo(2);
+    const memo = new RouteMemo(new ContentHashes(2));
     memo.add(fill(twoVehicles(), 0, [0, 1, 2]));
 
     // Act
@@ -37,7 +37,7 @@ describe('RouteMemo', () => {
 
   it('does not take another order, another length or another vehicle for the route it holds', () => {
     // Prepare
-    const memo = new RouteMemo(2);
+    const memo = new RouteMemo(new ContentHashes(2));
     memo.add(fill(twoVehicles(), 0, [0, 1, 2]));
 
     // Act, Assert
@@ -61,7 +61,7 @@ describe('JobMemo', () => {
 
   it("recognises a job whose route and whose neighbours' routes hold what they held, whatever else changed", () => {
     // Prepare
-    const memo = new JobMemo(3);
+    const memo = new JobMemo(new ContentHashes(3));
     memo.add(dispatched(), 0, neighbours, 0, 1);
     const later = dispatched();
 
@@ -74,7 +74,7 @@ describe('JobMemo', () => {
 
   it("forgets the job once its neighbour's route or its own route holds something else", () => {
     // Prepare
-    const memo = new JobMemo(3);
+    const memo = new JobMemo(new ContentHashes(3));
     memo.add(dispatched(), 0, neighbours, 0, 1);
     const neighbourMoved = dispatched();
     const ownChanged = dispatched();

@@ -84,8 +84,9 @@ export class ContentHashes {
 export class RouteMemo {
   private readonly memo = new HashMemo();
   private readonly hashes: ContentHashes;
-  constructor(vehicleCount: number) {
-    this.hashes = new ContentHashes(vehicleCount);
+  /** `hashes` may be shared with a JobMemo: a route version is hashed once for both. */
+  constructor(hashes: ContentHashes) {
+    this.hashes = hashes;
   }
   has(route: Route): boolean {
     this.hashes.of(route);
@@ -107,8 +108,8 @@ export class JobMemo {
   private readonly hashes: ContentHashes;
   private h1 = 0;
   private h2 = 0;
-  constructor(vehicleCount: number) {
-    this.hashes = new ContentHashes(vehicleCount);
+  constructor(hashes: ContentHashes) {
+    this.hashes = hashes;
   }
 
   has(solution: Solution, u: number, neighbours: Int32Array, base: number, granularity: number): boolean {

@@ -18,7 +18,7 @@
  * breaks only, relocate and swap run everywhere.
  */
 
-import { JobMemo, RouteMemo } from './descent-memo.ts';
+import { ContentHashes, JobMemo, RouteMemo } from './descent-memo.ts';
 import type { Problem } from './problem.ts';
 import type { Route } from './route.ts';
 import type { Solution } from './solution.ts';
@@ -51,8 +51,9 @@ export class LocalSearch {
     this.sequenceA = new Int32Array(problem.jobCount + 2);
     this.sequenceB = new Int32Array(problem.jobCount + 2);
     this.tailsMatch = new Uint8Array(m * m);
-    this.optimalRoutes = new RouteMemo(m);
-    this.optimalJobs = new JobMemo(m);
+    const hashes = new ContentHashes(m);
+    this.optimalRoutes = new RouteMemo(hashes);
+    this.optimalJobs = new JobMemo(hashes);
     this.withinRoute = new WithinRoute(problem, this.granularity);
     for (let a = 0; a < m; a++) {
       for (let b = 0; b < m; b++) {
