@@ -1,11 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects: `unit` (pure rules, fakes allowed, no Java), `integration` (real HTTP against
+ * Five projects: `unit` (pure rules, fakes allowed, no Java), `integration` (real HTTP against
  * the embedded stack that test/support/global-setup.ts starts once per run, plus the local
- * stack's own emulator tests), `infra` (CDK assertions, offline synth), and `contract`, which runs
- * after them and compares the answers the integration tests observed with the OpenAPI document.
+ * stack's own emulator tests), `infra` (CDK assertions, offline synth), `openapi` (the document
+ * under Spectral) beside them, and `contract`, which runs after them and compares the answers the
+ * integration tests observed with the OpenAPI document.
+ *
+ * The DynamoDB Locals the tests start (the shared stack's, and those of the files that start a
+ * service or a DynamoDB Local of their own) live seconds to minutes: C1 alone and the serial
+ * collector. Three integration files took 108 s of CPU instead of 130-149 s (the JIT's and the
+ * collector's threads), 84 s instead of 87-95 s of wall time. `npm start` keeps the JVM's defaults.
  */
+process.env.FSM_DYNAMODB_JAVA_OPTIONS ??= '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+
 export default defineConfig({
   test: {
     // Two files at a time, whatever the cores (vitest's default is one fewer than the cores: one
@@ -48,7 +56,17 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['test/contract/**/*.test.ts'],
+          exclude: ['test/contract/openapi-lint.test.ts'],
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        // The document under Spectral needs nothing the others observe: it runs beside them
+        // rather than after them (18 s off the suite's end).
+        test: {
+          name: 'openapi',
+          include: ['test/contract/openapi-lint.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -51,6 +51,26 @@ export async function startDynamoDbLocal(opts: {
 
 const BIND_ATTEMPTS = 3;
 
+/**
+ * JVM options for DynamoDB Local (FSM_DYNAMODB_JAVA_OPTIONS): the package spawns `java` with the
+ * environment of this process and takes no options of its own, so they go to the JVM through
+ * JAVA_TOOL_OPTIONS, set around the (synchronous) spawn only, so no other Java this process starts
+ * sees them. The tests pass `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`: their DynamoDB Locals
+ * live seconds to minutes, and the optimising compiler's and the parallel collector's threads
+ * took a fifth of the suite's CPU (vitest.config.ts).
+ */
+function spawnWithJavaOptions(options: string | undefined, start: () => ChildProcess): ChildProcess {
+  if (!options?.trim()) return start();
+  const before = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = before ? `${before} ${options}` : options;
+  try {
+    return start();
+  } finally {
+    if (before === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = before;
+  }
+}
+
 function isBindFailure(error: unknown): boolean {
   return /Failed to bind|Address already in use/.test(String((error as Error)?.message ?? error));
 }
@@ -62,7 +82,9 @@ async function startOnPort(
 ): Promise<DynamoDbLocal> {
   const endpoint = `http://127.0.0.1:${port}`;
 
-  const child = spawn({ path: dataDir, port, sharedDb: true, stdio: 'pipe' });
+  const child = spawnWithJavaOptions(process.env.FSM_DYNAMODB_JAVA_OPTIONS, () =>
+    spawn({ path: dataDir, port, sharedDb: true, stdio: 'pipe' }),
+  );
   if (pidFile !== null && child.pid !== undefined) await writeFile(pidFile, `${child.pid}\n`);
   let stdout = '';
   let stderr = '';
