@@ -73,6 +73,11 @@ export default defineConfig({
         test: {
           name: 'infra',
           sequence: { groupOrder: 1 },
+          // The files share a worker's modules: aws-cdk-lib loads, and V8 optimises it, once per
+          // worker rather than once per file (each builds its own app). The project alone took
+          // 47 s instead of 105 s (80 s of CPU instead of 189 s). Not for the unit project, whose
+          // fakes replace modules (vi.mock) per file.
+          isolate: false,
           include: ['test/infra/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
