@@ -57,7 +57,7 @@ const BIND_ATTEMPTS = 3;
  * JAVA_TOOL_OPTIONS, set around the (synchronous) spawn only, so no other Java this process starts
  * sees them. The tests pass `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`: their DynamoDB Locals
  * live seconds to minutes, and the optimising compiler's and the parallel collector's threads
- * took a fifth of the suite's CPU (vitest.config.ts).
+ * took about a fifth of the CPU of the integration files measured (vitest.config.ts).
  */
 function spawnWithJavaOptions(options: string | undefined, start: () => ChildProcess): ChildProcess {
   if (!options?.trim()) return start();
