@@ -81,6 +81,8 @@ export default defineConfig({
           // fakes replace modules (vi.mock) per file.
           isolate: false,
           include: ['test/infra/**/*.test.ts'],
+          // Every app synthesizes inside one temporary directory, removed when the run ends.
+          globalSetup: ['test/support/cdk-outdir-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },

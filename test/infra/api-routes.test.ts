@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
 import { routeKeyOf } from '../../lib/route-integration.ts';
 import { routes } from '../../shared/routes/route-table.ts';
+import { testOutdir } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -19,7 +20,7 @@ let resources: Record<string, Resource>;
 
 beforeAll(() => {
   // Prepare: one synth for the whole file.
-  app = createApp();
+  app = createApp({ outdir: testOutdir() });
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   template = Template.fromStack(stacks.service);
   resources = template.toJSON().Resources as Record<string, Resource>;

@@ -13,7 +13,7 @@ import { environments } from '../../lib/environments.ts';
 import { MonitoringStack } from '../../lib/monitoring-stack.ts';
 import { burnWindows } from '../../lib/slo-alarms.ts';
 import { operationGroups } from '../../shared/routes/route-table.ts';
-import { createTestApp } from '../support/cdk-app.ts';
+import { createTestApp, testOutdir } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -155,7 +155,7 @@ describe('Stack: monitoring > service level objectives', () => {
   });
 
   it('keeps long windows only, each alarm notifying, where shortWindows is off (dev)', () => {
-    const app = new App();
+    const app = new App({ outdir: testOutdir() });
     const topic = new Topic(new Stack(app, 'Topics'), 'Alarms');
     const dev = new MonitoringStack(app, 'DevMonitoring', {
       envName: 'dev',

@@ -5,9 +5,17 @@
  * under a second. Bundling itself is still exercised: api-routes.test.ts builds with it, and
  * `npm run synth:all` (.ci/run) bundles every function of every environment.
  */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import type { App } from 'aws-cdk-lib';
+import { inject } from 'vitest';
 import { createApp } from '../../lib/app.ts';
 
+/** A directory of its own for one app's synthesis, removed with the run (cdk-outdir-setup.ts). */
+export function testOutdir(): string {
+  return mkdtempSync(join(inject('cdkOutRoot'), 'cdk.out-'));
+}
+
 export function createTestApp(): App {
-  return createApp({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return createApp({ outdir: testOutdir(), context: { 'aws:cdk:bundling-stacks': [] } });
 }
