@@ -6,7 +6,8 @@
  *
  * A small middleware adds each call, with the capacity units DynamoDB reports for it, to the cost
  * scopes it runs in (call-cost.ts: the HTTP kernel's per request, the local stack's per
- * invocation); outside any scope it does nothing but one lookup. With FSM_RECORD_TRANSACTIONS
+ * invocation); outside any scope it does nothing but one lookup. Another signals each write that
+ * succeeded to this process's listeners (write-signal.ts: the local stack's stream pollers). With FSM_RECORD_TRANSACTIONS
  * set (a test switch: the integration tests' service), another appends the keys of every write
  * to that file (transaction-recorder.ts).
  */
@@ -15,6 +16,7 @@ import { dynamoDbClient } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { activeCallCost, type CallCost } from './call-cost.ts';
 import { recordTransactionsVariable, transactionRecorder } from './transaction-recorder.ts';
+import { tableWritten } from './write-signal.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 
@@ -72,6 +74,14 @@ export function dynamo(): DynamoDBDocumentClient {
       }
     },
     { step: 'initialize', name: 'fsmCallCounter' },
+  );
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (writeCommands.has((context.commandName ?? '').replace(/Command$/, ''))) tableWritten();
+      return result;
+    },
+    { step: 'initialize', name: 'fsmTableWriteSignal' },
   );
   const recording = process.env[recordTransactionsVariable];
   if (recording) {

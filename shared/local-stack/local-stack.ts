@@ -18,6 +18,7 @@ import { retryStartUpStep } from '../aws/start-up-retry.ts';
 import { config, resetConfig } from '../config.ts';
 import { resetDynamoClient } from '../data/client.ts';
 import { tableIdentityDirectory } from '../data/directory.store.ts';
+import { onTableWrite } from '../data/write-signal.ts';
 import { accountService } from '../domain/users/account.service.ts';
 import { appliesTallies, consumerGroupNames } from '../events/consumer-groups.ts';
 import { processStreamBatch } from '../events/stream-processor.ts';
@@ -342,6 +343,11 @@ function startOutboxPollers(dataDir: string, dynamodbEndpoint: string) {
         tableName: localTableName,
         checkpointFile,
         intervalMs: Number(process.env.FSM_STREAM_POLL_MS ?? 100),
+        // Idle, a round a second (each costs a GetRecords per shard in both processes); a write
+        // of this process wakes the poller at once. Writes of other processes (the solver's
+        // workers, a test writing to the table) are read within the idle pause.
+        idleIntervalMs: Number(process.env.FSM_STREAM_IDLE_POLL_MS ?? 1000),
+        wakeOn: onTableWrite,
         ...(process.env.FSM_STREAM_BATCH ? { batchSize: Number(process.env.FSM_STREAM_BATCH) } : {}),
         onRecords: (event) =>
           measureWork(`stream-processor-${group}`, () =>

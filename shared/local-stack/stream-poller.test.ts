@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTable, LOCAL_CREDENTIALS } from './create-resources.ts';
 import { type DynamoDbLocal, startDynamoDbLocal } from './dynamodb-local.ts';
 import { checkJava } from './prerequisites.ts';
@@ -131,6 +131,35 @@ describe('startStreamPoller', () => {
       600,
     );
     expect(logs).toEqual([]);
+  });
+
+  it('reads a write at once when woken, however long its idle pause', async () => {
+    // Prepare: a poller that, once idle, would not poll again for 20 s.
+    const table = await freshTable('wake');
+    let signal = () => {};
+    const { batches } = poll({
+      tableName: table.tableName,
+      checkpointFile: null,
+      intervalMs: 20_000,
+      idleIntervalMs: 60_000,
+      wakeOn: (wake) => {
+        signal = wake;
+        return () => {
+          signal = () => {};
+        };
+      },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    // Act: a write, and its signal (the local stack's: a write of the process).
+    await table.put('woken');
+    signal();
+
+    // Assert: read within seconds, not at the end of the pause.
+    await vi.waitFor(() => expect(sortKeys(batches.flat())).toEqual(['woken']), {
+      timeout: 5_000,
+      interval: 50,
+    });
   });
 
   it('delivers a nested empty map as an empty map, not as a record it cannot convert', async () => {

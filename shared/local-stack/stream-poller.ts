@@ -27,6 +27,14 @@ export interface StreamPollerOptions {
   checkpointFile: string | null;
   /** Pause between polls once every shard is caught up. */
   intervalMs?: number;
+  /**
+   * While rounds keep finding nothing, the pause doubles from intervalMs up to this (default:
+   * intervalMs, a fixed pause). The local stack pairs it with `wakeOn`, so an idle stack polls
+   * slowly and a write of its own is read at once.
+   */
+  idleIntervalMs?: number;
+  /** Subscribes to a signal that records are waiting (the process's table writes); returns the unsubscribe. */
+  wakeOn?: (wake: () => void) => () => void;
   /** Most records handed to one onRecords call (GetRecords returns at most 1000). */
   batchSize?: number;
   onRecords: (event: DynamoDBStreamEvent) => Promise<BatchResult>;
@@ -59,6 +67,7 @@ interface DrainWaiter {
 export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const region = opts.region ?? DEFAULT_REGION;
   const intervalMs = opts.intervalMs ?? 100;
+  const idleIntervalMs = Math.max(intervalMs, opts.idleIntervalMs ?? intervalMs);
   const log = safeLog(opts);
   // The service's deadlines: a hanging DynamoDB Local fails a poll (retried on the next tick)
   // instead of stopping the poller for as long as it hangs.
@@ -149,14 +158,33 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     } catch (error) {
       log('could not read the checkpoint file; starting at TRIM_HORIZON', { error: describeError(error) });
     }
-    while (!stopped) {
-      round += 1;
-      const roundId = round;
-      const { clean, active } = await pollRound();
-      if (stopped) break;
-      finishRound(roundId, clean, active);
-      if (!clean) await sleep(Math.max(intervalMs, ERROR_PAUSE_MS));
-      else if (!active) await sleep(intervalMs);
+    // A write signalled during a round may have missed it: the next round starts at once.
+    let written = false;
+    let pause = intervalMs;
+    const unsubscribe = opts.wakeOn?.(() => {
+      written = true;
+      pause = intervalMs;
+      wake?.();
+    });
+    try {
+      while (!stopped) {
+        round += 1;
+        const roundId = round;
+        written = false;
+        const { clean, active } = await pollRound();
+        if (stopped) break;
+        finishRound(roundId, clean, active);
+        if (!clean) await sleep(Math.max(intervalMs, ERROR_PAUSE_MS));
+        else if (active) pause = intervalMs;
+        else if (!written) {
+          // drained() waits for empty rounds: while someone waits, they come at the base pace.
+          const next = waiters.length > 0 ? intervalMs : pause;
+          pause = Math.min(pause * 2, idleIntervalMs);
+          await sleep(next);
+        }
+      }
+    } finally {
+      unsubscribe?.();
     }
   }
 
