@@ -6,10 +6,10 @@
 import type { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addEnvironmentStacks, createApp, type EnvironmentStacks } from '../../lib/app.ts';
+import { addEnvironmentStacks, type EnvironmentStacks } from '../../lib/app.ts';
 import { routeKeyOf } from '../../lib/route-integration.ts';
 import { routes } from '../../shared/routes/route-table.ts';
-import { testOutdir } from '../support/cdk-app.ts';
+import { createTestApp } from '../support/cdk-app.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -19,8 +19,10 @@ let template: Template;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  // Prepare: one synth for the whole file.
-  app = createApp({ outdir: testOutdir() });
+  // Prepare: one synth for the whole file. Without bundling (cdk-app.ts): nothing here reads a
+  // bundle, lambda-tracing.test.ts bundles a function with the Lambda options, and .ci/run's
+  // `npm run synth:all` bundles every function of every environment.
+  app = createTestApp();
   stacks = addEnvironmentStacks(app, 'dev', { nag: false });
   template = Template.fromStack(stacks.service);
   resources = template.toJSON().Resources as Record<string, Resource>;
