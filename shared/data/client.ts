@@ -7,9 +7,9 @@
  * A small middleware adds each call, with the capacity units DynamoDB reports for it, to the cost
  * scopes it runs in (call-cost.ts: the HTTP kernel's per request, the local stack's per
  * invocation); outside any scope it does nothing but one lookup. Another signals each write that
- * succeeded to this process's listeners (write-signal.ts: the local stack's stream pollers). With FSM_RECORD_TRANSACTIONS
- * set (a test switch: the integration tests' service), another appends the keys of every write
- * to that file (transaction-recorder.ts).
+ * succeeded to this process's listeners (write-signal.ts: the local stack's stream pollers). With
+ * FSM_RECORD_TRANSACTIONS set (a test switch: the integration tests' service), a third appends the
+ * keys of every write to that file (transaction-recorder.ts).
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbClient } from '../aws/clients.ts';
@@ -27,6 +27,11 @@ const writeCommands = new Set([
   'TransactWriteItems',
   'BatchWriteItem',
 ]);
+
+/** DynamoDB's operation name of a call (`PutItem`), from the SDK's command name (`PutItemCommand`). */
+function operationName(context: { commandName?: string }): string {
+  return (context.commandName ?? 'unknown').replace(/Command$/, '');
+}
 
 /** ConsumedCapacity is one object for single-table calls and a list for batches and transactions. */
 function capacityUnits(consumed: unknown): number {
@@ -58,7 +63,7 @@ export function dynamo(): DynamoDBDocumentClient {
     (next, context) => async (args) => {
       const scoped = activeCallCost();
       if (!scoped) return next(args);
-      const name = (context.commandName ?? 'unknown').replace(/Command$/, '');
+      const name = operationName(context);
       const input = args.input as { ReturnConsumedCapacity?: string };
       input.ReturnConsumedCapacity ??= 'TOTAL';
       for (let scope: CallCost | undefined = scoped; scope; scope = scope.parent) callStarted(scope, name);
@@ -78,7 +83,7 @@ export function dynamo(): DynamoDBDocumentClient {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      if (writeCommands.has((context.commandName ?? '').replace(/Command$/, ''))) tableWritten();
+      if (writeCommands.has(operationName(context))) tableWritten();
       return result;
     },
     { step: 'initialize', name: 'fsmTableWriteSignal' },

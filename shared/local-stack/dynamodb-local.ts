@@ -55,9 +55,8 @@ const BIND_ATTEMPTS = 3;
  * JVM options for DynamoDB Local (FSM_DYNAMODB_JAVA_OPTIONS): the package spawns `java` with the
  * environment of this process and takes no options of its own, so they go to the JVM through
  * JAVA_TOOL_OPTIONS, set around the (synchronous) spawn only, so no other Java this process starts
- * sees them. The tests pass `-XX:TieredStopAtLevel=1 -XX:+UseSerialGC`: their DynamoDB Locals
- * live seconds to minutes, and the optimising compiler's and the parallel collector's threads
- * took about a fifth of the CPU of the integration files measured (vitest.config.ts).
+ * sees them. The tests pass options for a short-lived JVM (vitest.config.ts says which, and what
+ * they save).
  */
 function spawnWithJavaOptions(options: string | undefined, start: () => ChildProcess): ChildProcess {
   if (!options?.trim()) return start();
