@@ -136,10 +136,18 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   const started = Date.now();
 
   const emails: string[] = [];
+  // Operations are dealt in rounds, each a fresh shuffle of all of them: every operation is tried
+  // once per round, however the workers interleave. Picking at random left one of about 200
+  // operations untried in some runs (eight in flight make the draws differ from run to run).
+  let deck: Operation[] = [];
+  const nextOperation = (): Operation => {
+    if (deck.length === 0) deck = shuffled(operations, random);
+    return deck.pop() as Operation;
+  };
   const plan = (): PlannedRequest =>
     random.chance(0.08)
       ? identityRequest(target, random, emails)
-      : apiRequest(random.pick(operations), target, random, values, pools);
+      : apiRequest(nextOperation(), target, random, values, pools);
 
   const worker = async () => {
     while (planned < options.requests) {
@@ -200,6 +208,15 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
     statuses,
     latencyMs: { p50: at(0.5), p95: at(0.95), max: latencies.at(-1) ?? 0 },
   };
+}
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
 }
 
 function operationsOf(document: FuzzTarget['document']): Operation[] {
