@@ -5,8 +5,10 @@
  * (0, 1]. The temperature falls geometrically from `startTemperature` to `endTemperature` over the
  * phase's progress (elapsed share of its time, or of its iteration budget when one is given).
  *
- * Each candidate that could be accepted is first descended (local-search.ts) on the routes the
- * recreate touched; one that cannot, even after the largest descent seen, is rejected as it is.
+ * A candidate whose recreate left more jobs out than the current solution has is first given
+ * `roomAttempts` chances to make room for them (RuinRecreate.makeRoom). Each candidate that could be
+ * accepted is then descended (local-search.ts) on the routes the recreate touched; one that cannot,
+ * even after the largest descent seen, is rejected as it is.
  */
 import type { LocalSearch } from './local-search.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
@@ -21,6 +23,8 @@ export interface AnnealingSchedule {
   localSearch: LocalSearch;
   /** performance.now() time the descent stops at. */
   deadline: number;
+  /** Ruin and recreate steps a candidate may take to place the jobs its recreate left out. */
+  roomAttempts: number;
 }
 
 export interface AnnealingResult {
@@ -61,6 +65,9 @@ export function anneal(
     result.iterations++;
     rr.ruin(candidate, random.int(n));
     rr.recreate(candidate);
+    // Where the fleet is held (solve.ts), a job that fits no route is left out rather than given a
+    // vehicle; most such candidates would be lost, and making room turns them into new solutions.
+    rr.makeRoom(candidate, currentCount, schedule.roomAttempts);
     const priority = candidate.unassignedPriority;
     const count = candidate.unassignedCount;
     const threshold = currentCost - temperature * Math.log(1 - random.float());

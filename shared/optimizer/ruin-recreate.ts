@@ -199,6 +199,34 @@ export class RuinRecreate {
     return insertAll(solution, this.insertion, buffer, count);
   }
 
+  /**
+   * Makes room for the jobs a recreate left out, as the fleet phase does: while more than `allowed`
+   * jobs are out, ruins strings around one of them (chosen at random; its neighbours' routes are
+   * where room must be made) and recreates, `attempts` times at most. Returns the attempts made.
+   */
+  makeRoom(solution: Solution, allowed: number, attempts: number): number {
+    let made = 0;
+    while (made < attempts && solution.unassignedCount > allowed) {
+      const job = this.leftOut(solution);
+      if (job < 0) break;
+      made++;
+      this.ruin(solution, job);
+      this.recreate(solution);
+    }
+    return made;
+  }
+
+  /** A random unassigned job that some vehicle can serve, or -1. */
+  private leftOut(solution: Solution): number {
+    const count = solution.unassignedCount;
+    const from = this.random.int(count);
+    for (let k = 0; k < count; k++) {
+      const job = solution.unassigned[(from + k) % count]!;
+      if (this.impossible[job] === 0) return job;
+    }
+    return -1;
+  }
+
   /** Shuffles, then sorts stably by priority and one of the orders. */
   private order(jobs: Int32Array, count: number, useAbsence: boolean) {
     const random = this.random;
