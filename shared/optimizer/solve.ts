@@ -68,9 +68,9 @@ const endTemperature = 0.02;
 const recreateGranularity = 50;
 /**
  * Ruin and recreate steps the annealing may take to place the jobs a candidate's recreate left out
- * (annealing.ts). RC2_10_1 from one 20-vehicle start, 30 s, eight annealing seeds: none +3.5 to
- * +3.7 % on average (two sets of four), 3 steps +3.32 % (four), 10 steps +2.82 %, 30 steps +3.01 %
- * (four), 100 steps +3.77 % (four).
+ * (annealing.ts). RC2_10_1 from one 20-vehicle start, 30 s, eight annealing seeds: without them
+ * +3.5 to +3.7 % on average (two sets of four), with 10 steps +2.82 %; 3 steps +3.32 %, 30 steps
+ * +3.01 %, 100 steps +3.77 % (four seeds each).
  */
 const roomAttempts = 10;
 

@@ -137,7 +137,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
 
   const emails: string[] = [];
   // Operations are dealt in rounds, each a fresh shuffle of all of them: every operation is tried
-  // once per round, however the workers interleave. Picking at random left one of about 200
+  // once per round, however the workers interleave. Picking at random left one of about 170
   // operations untried in some runs (eight in flight make the draws differ from run to run).
   let deck: Operation[] = [];
   const nextOperation = (): Operation => {
