@@ -25,24 +25,13 @@ export interface AnnealingSchedule {
   deadline: number;
   /** Ruin and recreate steps a candidate may take to place the jobs its recreate left out. */
   roomAttempts: number;
-  /**
-   * Called every few iterations with the best solution and a scratch one: true when it put a
-   * better solution into the scratch one (another search's, exchange.ts), which the annealing
-   * then goes on from.
-   */
-  meet?: (best: Solution, scratch: Solution) => boolean;
 }
-
-/** Iterations between two calls of `meet`. */
-const meetEvery = 32;
 
 export interface AnnealingResult {
   iterations: number;
   improvements: number;
   /** Candidates descended with the fleet unchanged (the others were judged before any descent). */
   descents: number;
-  /** Times another search's better solution was taken up. */
-  adopted: number;
 }
 
 export function anneal(
@@ -55,7 +44,7 @@ export function anneal(
 ): AnnealingResult {
   const random = rr.random;
   const n = best.problem.jobCount;
-  const result: AnnealingResult = { iterations: 0, improvements: 0, descents: 0, adopted: 0 };
+  const result: AnnealingResult = { iterations: 0, improvements: 0, descents: 0 };
   current.copyFrom(best);
   candidate.copyFrom(best);
   if (n === 0) return result;
@@ -124,19 +113,6 @@ export function anneal(
       }
     } else {
       candidate.copyFrom(current);
-    }
-    // The candidate equals the current solution here, and is free to be the scratch.
-    if (schedule.meet && result.iterations % meetEvery === 0) {
-      if (schedule.meet(best, candidate)) {
-        current.copyFrom(candidate);
-        best.copyFrom(candidate);
-        currentPriority = bestPriority = candidate.unassignedPriority;
-        currentCount = bestCount = candidate.unassignedCount;
-        currentCost = bestCost = candidate.cost;
-        result.adopted++;
-      } else {
-        candidate.copyFrom(current);
-      }
     }
     onIteration?.(result.iterations);
   }

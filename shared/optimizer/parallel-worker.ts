@@ -27,7 +27,6 @@ function answer(task: WorkerTask): WorkerAnswer {
     seed: task.seed,
     strategy: task.strategy,
     ...(task.iterations !== undefined ? { iterations: task.iterations } : {}),
-    ...(task.board ? { board: task.board } : {}),
   });
   return { output, objective: objectiveOf(solution) };
 }

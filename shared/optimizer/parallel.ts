@@ -20,7 +20,6 @@
  * Reproducibility: with an `iterations` budget every search is reproducible, and so is the choice.
  */
 import type { Worker } from 'node:worker_threads';
-import { type BoardSeat, createBoard } from './exchange.ts';
 import { startSearchThreads } from './search-threads.ts';
 import type { Solution } from './solution.ts';
 import { defaultTimeLimitSeconds, type SolveOptions, type StrategyName, solveWithStats } from './solve.ts';
@@ -44,8 +43,6 @@ export interface WorkerTask {
   seed: number;
   strategy: StrategyName;
   iterations: number | undefined;
-  /** Where the searches share their best solutions (exchange.ts). */
-  board: BoardSeat | undefined;
 }
 
 /** The objective, lexicographic: priority left unassigned, jobs left unassigned, cost. */
@@ -81,9 +78,6 @@ export async function solveInParallel(
   const seed = options.seed ?? 1;
   const workers = options.workers ?? startSearchThreads(Math.max(1, Math.floor(options.threads ?? 1)) - 1);
   const answers: Promise<WorkerAnswer>[] = [];
-  const buffer = boardFor(input, workers.length + 1);
-  const seat = (slot: number): BoardSeat | undefined =>
-    buffer ? { buffer, searches: workers.length + 1, slot } : undefined;
   for (const [index, worker] of workers.entries()) {
     const t = index + 1;
     const task: WorkerTask = {
@@ -92,17 +86,14 @@ export async function solveInParallel(
       seed: seed + t,
       strategy: t % 2 === 0 ? 'thorough' : 'quick',
       iterations: options.iterations,
-      board: seat(t),
     };
     answers.push(answerOf(worker, deadline + answerGraceMs));
     worker.postMessage(task);
   }
   try {
     const { workers: _started, threads: _threads, ...solveOptions } = options;
-    const ownSeat = seat(0);
     const own = solveWithStats(input, {
       ...solveOptions,
-      ...(ownSeat ? { board: ownSeat } : {}),
       seed,
       strategy: 'thorough',
       timeLimit: timeLimitMs / 1000,
@@ -119,22 +110,6 @@ export async function solveInParallel(
   } finally {
     for (const worker of workers) void worker.terminate();
   }
-}
-
-/**
- * A board for the searches when there are several, sized from the input (an input too malformed
- * to size one is refused by every search anyway).
- */
-function boardFor(input: unknown, searches: number): SharedArrayBuffer | undefined {
-  if (searches < 2 || typeof input !== 'object' || input === null) return undefined;
-  const { jobs, vehicles } = input as { jobs?: unknown; vehicles?: unknown };
-  if (!Array.isArray(jobs) || !Array.isArray(vehicles)) return undefined;
-  let breaks = 0;
-  for (const vehicle of vehicles) {
-    const list = (vehicle as { breaks?: unknown } | null)?.breaks;
-    if (Array.isArray(list)) breaks += list.length;
-  }
-  return createBoard(searches, vehicles.length, jobs.length, breaks);
 }
 
 /** The worker's answer, or a skip when it fails, exits or is still searching at `until`. */

@@ -16,7 +16,6 @@
  */
 import { anneal } from './annealing.ts';
 import { construct, findImpossibleJobs } from './construction.ts';
-import { type BoardSeat, SolutionBoard } from './exchange.ts';
 import { placeLeftovers } from './leftovers.ts';
 import { LocalSearch } from './local-search.ts';
 import { buildProblem, type Problem } from './problem.ts';
@@ -41,8 +40,6 @@ export interface SolveOptions {
   iterations?: number;
   /** How the search shares its time (default `thorough`). */
   strategy?: StrategyName;
-  /** The searches of parallel.ts share their best solutions on this board (exchange.ts). */
-  board?: BoardSeat;
 }
 
 /**
@@ -87,8 +84,6 @@ export interface SolveStats {
   vehiclesAfterFleet: number;
   annealIterations: number;
   annealMs: number;
-  /** Times the annealing took up another search's better solution (exchange.ts). */
-  adopted: number;
   /** Cost reached by each annealing run (for benchmarks). */
   runs: number[];
   loadingMs: number;
@@ -143,7 +138,6 @@ export function solveWithStats(rawInput: unknown, options: SolveOptions = {}): S
     vehiclesAfterFleet: best.usedVehicles,
     annealIterations: 0,
     annealMs: 0,
-    adopted: 0,
     runs: [],
     loadingMs: loaded - began,
     solvingMs: 0,
@@ -155,16 +149,7 @@ export function solveWithStats(rawInput: unknown, options: SolveOptions = {}): S
     const clock = new SearchClock(began + 0.98 * timeLimitMs, budget);
     const strategy = strategies[options.strategy ?? 'thorough'];
     const lowerBound = fleetLowerBound(problem, impossible);
-    const board =
-      options.board && budget === undefined
-        ? SolutionBoard.join(
-            options.board,
-            problem.vehicleCount,
-            problem.jobCount + problem.breakOffset[problem.vehicleCount]!,
-          )
-        : null;
-    const meet = board ? meetings(board, began, timeLimitMs) : undefined;
-    search(problem, best, rr, clock, strategy, impossibleCount, lowerBound, stats, meet);
+    search(problem, best, rr, clock, strategy, impossibleCount, lowerBound, stats);
   }
 
   // Plain insertions of what is left out, then more important jobs in the place of less important ones.
@@ -256,7 +241,6 @@ function search(
   impossibleCount: number,
   lowerBound: number,
   stats: SolveStats,
-  meet?: (best: Solution, scratch: Solution) => boolean,
 ) {
   const current = best.clone();
   const candidate = best.clone();
@@ -340,7 +324,6 @@ function search(
       localSearch: polish,
       deadline: clock.deadline,
       roomAttempts,
-      ...(runs === 1 && meet ? { meet } : {}),
       progress: () => {
         clock.iterations++;
         if (++calls % 8 === 0 || calls < 8) lastProgress = (clock.spent() - runStart) / runLength;
@@ -350,7 +333,6 @@ function search(
     rr.insertion.granularity = 0;
     rr.insertion.maxRoutes = Number.POSITIVE_INFINITY;
     stats.annealIterations += result.iterations;
-    stats.adopted += result.adopted;
     stats.annealMs += performance.now() - annealStart;
     // The annealing ends cold; a descent over every route finishes what it left.
     polish.queued.fill(1);
@@ -358,33 +340,6 @@ function search(
     stats.runs.push(Math.round((runBest.cost % 1e8) * 100) / 100);
     if (runBest.compare(best) < 0) best.copyFrom(runBest);
   }
-}
-
-/** Publishing the search's best on the board at most this often (a copy of every route). */
-const publishEveryMs = 200;
-
-/**
- * When the searches meet on the board, as shares of the time limit: each takes up the best
- * solution another has published if it is better than its own.
- */
-const meetingShares = [0.35, 0.55, 0.75];
-
-/** The annealing's `meet`: publishes the best now and then, and at the meeting times takes up a better one. */
-function meetings(board: SolutionBoard, began: number, limitMs: number) {
-  const times = meetingShares.map((share) => began + share * limitMs);
-  let next = 0;
-  let publishedAt = Number.NEGATIVE_INFINITY;
-  return (best: Solution, scratch: Solution): boolean => {
-    const now = performance.now();
-    const meeting = next < times.length && now >= times[next]!;
-    if (meeting || now - publishedAt >= publishEveryMs) {
-      board.publish(best);
-      publishedAt = now;
-    }
-    if (!meeting) return false;
-    while (next < times.length && now >= times[next]!) next++;
-    return board.adoptBetter(best, scratch);
-  };
 }
 
 /**
