@@ -18,6 +18,7 @@
  * complete solution is kept.
  */
 import type { Problem } from './problem.ts';
+import type { Route } from './route.ts';
 import type { RuinRecreate } from './ruin-recreate.ts';
 import type { Solution } from './solution.ts';
 
@@ -66,7 +67,10 @@ export interface Effort {
  * An attempt that has stopped getting closer (its fewest jobs left out has not dropped) for
  * longer than max(10 % of the budget, 3 × what it took to get there) is given up: the successful
  * attempts seen on the benchmarks end well within that, and a fleet that cannot shrink would
- * otherwise eat the whole budget the cost phase needs.
+ * otherwise eat the whole budget the cost phase needs. One given up within the first half of the
+ * budget is made again from the best fleet with a route taken out at random: on RC2_10_1 (60 s,
+ * six seeds of each strategy) 4 of 12 searches gave up their attempt at 20 vehicles, within 2.4
+ * to 10.2 s of a 14 or 28 s budget, and stayed at 21 or 22; made again, all 12 reached 20.
  */
 /**
  * Iterations per job without getting closer that an attempt is granted whatever its budget, by
@@ -74,6 +78,9 @@ export interface Effort {
  * to empty a route.
  */
 export const defaultPatiencePerJob = 20;
+
+/** An attempt given up within this share of the phase's budget is made again, another route taken out. */
+const retryShare = 0.5;
 
 export function minimiseRoutes(
   best: Solution,
@@ -92,9 +99,16 @@ export function minimiseRoutes(
   const patience = patiencePerJob * best.problem.jobCount;
   current.copyFrom(best);
   rr.spatial = true;
+  let retry = false;
   try {
     while (best.usedVehicles > lowerBound && effort.spent() < effort.budget) {
-      removeSmallestRoute(current, random.float());
+      if (retry) {
+        current.copyFrom(best);
+        removeRandomRoute(current, random.float());
+      } else {
+        removeSmallestRoute(current, random.float());
+      }
+      retry = false;
       rr.insertion.maxRoutes = current.usedVehicles;
       candidate.copyFrom(current);
       let sumCurrent = absenceSum(current, absence);
@@ -141,6 +155,12 @@ export function minimiseRoutes(
         )
           break;
       }
+      // An attempt given up early is made again from the best fleet, with a route taken at random:
+      // which route goes decides whether its jobs find room.
+      if (!succeeded && effort.spent() < retryShare * effort.budget) {
+        retry = true;
+        continue;
+      }
       // A smaller fleet is kept only when the objective prefers it: a fixed cost below what the
       // longer detours cost is not worth a vehicle less.
       if (!succeeded || current.compare(best) >= 0) break;
@@ -169,6 +189,25 @@ function pickSeed(solution: Solution, draw: number, index: number): number {
   return Math.floor(index * n);
 }
 
+/** Takes a used route chosen by `draw` out; its jobs become unassigned. */
+function removeRandomRoute(solution: Solution, draw: number) {
+  let pick = Math.floor(draw * solution.usedVehicles);
+  for (const route of solution.routes) {
+    if (route.jobs === 0 || pick-- > 0) continue;
+    emptyRoute(solution, route);
+    return;
+  }
+}
+
+function emptyRoute(solution: Solution, route: Route) {
+  const n = solution.problem.jobCount;
+  for (let p = route.len - 2; p >= 1; p--) {
+    const j = route.node[p]!;
+    if (j < n) solution.detach(j);
+  }
+  route.refresh();
+}
+
 /** Takes the used route with the fewest jobs out (ties broken by `draw`); its jobs become unassigned. */
 function removeSmallestRoute(solution: Solution, draw: number) {
   let fewest = Number.POSITIVE_INFINITY;
@@ -186,12 +225,7 @@ function removeSmallestRoute(solution: Solution, draw: number) {
   for (const route of solution.routes) {
     if (route.jobs !== fewest) continue;
     if (pick-- > 0) continue;
-    const n = solution.problem.jobCount;
-    for (let p = route.len - 2; p >= 1; p--) {
-      const j = route.node[p]!;
-      if (j < n) solution.detach(j);
-    }
-    route.refresh();
+    emptyRoute(solution, route);
     return;
   }
 }
